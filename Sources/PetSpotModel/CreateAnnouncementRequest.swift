@@ -1,0 +1,157 @@
+import Foundation
+import PetSpotJSON
+
+/// The body of `POST /api/v1/announcements`: the payload a report submits.
+///
+/// Built from the flow state at the moment of submission with ``init(flow:form:context:)``,
+/// which validates every step first. The payload holds only the keys of report-flows.md;
+/// optional values are omitted when absent or blank, never `null`, never an empty string;
+/// caregiver phone and current address are never part of it. ``json`` encodes the keys in one
+/// fixed order (the order of report-flows.md), so equal payloads serialise to equal bytes.
+public struct CreateAnnouncementRequest: Sendable, Hashable {
+    public var species: String
+    public var sex: String
+    /// `YYYY-MM-DD`.
+    public var lastSeenDate: String
+    public var locationLatitude: Double
+    public var locationLongitude: Double
+    public var email: String?
+    public var phone: String?
+    /// Always `.active` (sent as `MISSING`) or `.found` (`FOUND`) when built from a flow.
+    public var status: AnnouncementStatus
+    public var microchipNumber: String?
+    public var petName: String?
+    public var breed: String?
+    public var age: Int?
+    public var description: String?
+    public var reward: String?
+
+    /// Every key the payload may carry, in encoding order.
+    public static let keys = [
+        "species", "sex", "lastSeenDate", "locationLatitude", "locationLongitude", "email", "phone",
+        "status", "microchipNumber", "petName", "breed", "age", "description", "reward",
+    ]
+
+    /// A payload from explicit values (for tests and decoding).
+    public init(
+        species: String, sex: String, lastSeenDate: String, locationLatitude: Double,
+        locationLongitude: Double, email: String?, phone: String?, status: AnnouncementStatus,
+        microchipNumber: String? = nil, petName: String? = nil, breed: String? = nil, age: Int? = nil,
+        description: String? = nil, reward: String? = nil
+    ) {
+        self.species = species
+        self.sex = sex
+        self.lastSeenDate = lastSeenDate
+        self.locationLatitude = locationLatitude
+        self.locationLongitude = locationLongitude
+        self.email = email
+        self.phone = phone
+        self.status = status
+        self.microchipNumber = microchipNumber
+        self.petName = petName
+        self.breed = breed
+        self.age = age
+        self.description = description
+        self.reward = reward
+    }
+
+    /// The payload of a report in `flow` with `form`'s values.
+    ///
+    /// - Throws: ``ReportValidationError`` with the first step that blocks and its invalid
+    ///   fields, when any step of the flow would refuse Continue.
+    public init(flow: ReportFlowKind, form: ReportForm, context: ReportContext) throws(ReportValidationError) {
+        for step in flow.steps {
+            let invalid = form.invalidFields(on: step, context: context)
+            if !invalid.isEmpty { throw ReportValidationError(step: step, fields: invalid) }
+        }
+        guard let species = form.species, let sex = form.sex, let date = form.lastSeenDate,
+            let latitude = CoordinateRule().validValue(form.latitude, axis: .latitude),
+            let longitude = CoordinateRule().validValue(form.longitude, axis: .longitude)
+        else {
+            // Unreachable after the step checks above; kept as an error rather than a crash.
+            throw ReportValidationError(step: flow.steps[0], fields: [])
+        }
+        self.species = species.rawValue
+        self.sex = sex.rawValue
+        self.lastSeenDate = date.isoString
+        self.locationLatitude = latitude
+        self.locationLongitude = longitude
+        self.email = EmailRule().normalized(form.email)
+        self.phone = PhoneRule().sanitized(form.phone)
+        self.status = flow.status
+        self.microchipNumber = form.chipNumber.isEmpty ? nil : form.chipNumber
+        self.breed = OptionalText.payloadValue(form.breed)
+        self.description = OptionalText.payloadValue(form.description)
+        switch flow {
+        case .missing:
+            self.petName = OptionalText.payloadValue(form.petName)
+            self.age = AgeRule().payloadValue(form.age)
+            self.reward = OptionalText.payloadValue(form.reward)
+        case .found:
+            self.petName = nil
+            self.age = nil
+            self.reward = nil
+        }
+    }
+
+    /// The JSON object sent: present keys only, in ``keys`` order.
+    public var jsonObject: JSONObject {
+        var members: [JSONObject.Element] = [
+            ("species", .string(species)),
+            ("sex", .string(sex)),
+            ("lastSeenDate", .string(lastSeenDate)),
+            ("locationLatitude", .number(JSONNumber(locationLatitude))),
+            ("locationLongitude", .number(JSONNumber(locationLongitude))),
+        ]
+        members.reserveCapacity(14)
+        if let email { members.append(("email", .string(email))) }
+        if let phone { members.append(("phone", .string(phone))) }
+        members.append(("status", .string(status.wireValue)))
+        if let microchipNumber { members.append(("microchipNumber", .string(microchipNumber))) }
+        if let petName { members.append(("petName", .string(petName))) }
+        if let breed { members.append(("breed", .string(breed))) }
+        if let age { members.append(("age", .number(JSONNumber(age)))) }
+        if let description { members.append(("description", .string(description))) }
+        if let reward { members.append(("reward", .string(reward))) }
+        return JSONObject(uniqueMembers: members)
+    }
+
+    /// The payload as a JSON value.
+    public var json: JSONValue { .object(jsonObject) }
+
+    /// Decodes a payload, strictly: unknown keys, `null`, wrong types and a status other than
+    /// `MISSING`/`FOUND`/`CLOSED` are refused with the key named.
+    public init(json: JSONValue) throws(WireDecodingError) {
+        let reader = try WireObjectReader(json, path: "")
+        try reader.rejectUnknownKeys(allowed: Self.keys)
+        species = try reader.string("species")
+        sex = try reader.string("sex")
+        lastSeenDate = try reader.string("lastSeenDate")
+        locationLatitude = try reader.double("locationLatitude")
+        locationLongitude = try reader.double("locationLongitude")
+        email = try reader.optionalString("email", allowNull: false)
+        phone = try reader.optionalString("phone", allowNull: false)
+        status = try reader.status("status")
+        microchipNumber = try reader.optionalString("microchipNumber", allowNull: false)
+        petName = try reader.optionalString("petName", allowNull: false)
+        breed = try reader.optionalString("breed", allowNull: false)
+        age = try reader.optionalInt("age", allowNull: false)
+        description = try reader.optionalString("description", allowNull: false)
+        reward = try reader.optionalString("reward", allowNull: false)
+    }
+}
+
+/// Continue would be refused: the first blocking step and its invalid fields.
+public struct ReportValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let step: ReportStep
+    public let fields: [ReportField]
+
+    public init(step: ReportStep, fields: [ReportField]) {
+        self.step = step
+        self.fields = fields
+    }
+
+    public var description: String {
+        "step \(step.rawValue) blocks Continue: invalid \(fields.map(\.rawValue).joined(separator: ", "))"
+    }
+}

@@ -1,0 +1,107 @@
+/// The kind of animal a report is about, as the iOS app sends it.
+public enum Species: String, Sendable, CaseIterable, Codable {
+    case dog = "DOG", cat = "CAT", bird = "BIRD", rabbit = "RABBIT", other = "OTHER"
+}
+
+/// The animal's sex, as the iOS app sends it.
+public enum Sex: String, Sendable, CaseIterable, Codable {
+    case male = "MALE", female = "FEMALE", unknown = "UNKNOWN"
+}
+
+/// An announcement's status in the app's domain, and its wire spelling.
+///
+/// The app calls a missing-pet announcement `.active`; the backend calls it `MISSING`.
+/// `.closed` exists on the backend (`CLOSED`) but is never sent when creating an announcement:
+/// ``ReportFlowKind/status`` only ever yields `.active` or `.found`.
+public enum AnnouncementStatus: Sendable, CaseIterable, Hashable {
+    case active, found, closed
+
+    /// The backend's spelling: `MISSING`, `FOUND` or `CLOSED`.
+    public var wireValue: String {
+        switch self {
+        case .active: "MISSING"
+        case .found: "FOUND"
+        case .closed: "CLOSED"
+        }
+    }
+
+    /// The status for a backend spelling; `nil` for anything else (case-sensitive, as the
+    /// backend is).
+    public init?(wireValue: String) {
+        switch wireValue {
+        case "MISSING": self = .active
+        case "FOUND": self = .found
+        case "CLOSED": self = .closed
+        default: return nil
+        }
+    }
+}
+
+/// Which of the two report wizards a report comes from.
+public enum ReportFlowKind: String, Sendable, CaseIterable, Hashable, Codable {
+    /// "Report missing animal": an owner, 4 steps and a summary.
+    case missing
+    /// "Report found animal": a finder, 3 steps, closes after submitting.
+    case found
+
+    /// The status every report of this flow is created with.
+    public var status: AnnouncementStatus {
+        switch self {
+        case .missing: .active
+        case .found: .found
+        }
+    }
+
+    /// The wizard's steps in order (the summary is not a step).
+    public var steps: [ReportStep] {
+        switch self {
+        case .missing: [.chipNumber, .photo, .description, .contactDetails]
+        case .found: [.photo, .petDetails, .contactInfo]
+        }
+    }
+
+    /// The fields a user can fill in this flow.
+    public var fields: [ReportField] {
+        steps.flatMap(\.fields)
+    }
+}
+
+/// One screen of a report wizard. Raw values are the step names of the adapter protocol.
+public enum ReportStep: String, Sendable, CaseIterable, Hashable, Codable {
+    // Missing flow
+    case chipNumber, photo, description, contactDetails
+    // Found flow (photo is shared)
+    case petDetails, contactInfo
+
+    /// The fields shown on this step, in screen order.
+    public var fields: [ReportField] {
+        switch self {
+        case .chipNumber: [.chipNumber]
+        case .photo: [.photo]
+        case .description:
+            [.lastSeenDate, .petName, .species, .breed, .sex, .age, .latitude, .longitude, .description]
+        case .contactDetails: [.phone, .email, .reward]
+        case .petDetails:
+            [.lastSeenDate, .chipNumber, .species, .breed, .sex, .latitude, .longitude, .description]
+        case .contactInfo: [.phone, .email, .caregiverPhone, .currentAddress]
+        }
+    }
+}
+
+/// A field a user fills in. Raw values are the input keys of the adapter protocol, and the names
+/// reported when Continue is blocked.
+public enum ReportField: String, Sendable, CaseIterable, Hashable, Codable, Comparable {
+    case chipNumber, photo, lastSeenDate, species, breed, sex, age, petName
+    case latitude, longitude, description, phone, email, reward
+    case caregiverPhone, currentAddress
+
+    /// Whether only the Missing flow has this field.
+    public var isMissingOnly: Bool { self == .petName || self == .age || self == .reward }
+
+    /// Whether only the Found flow has this field (both are iOS-only: never sent).
+    public var isFoundOnly: Bool { self == .caregiverPhone || self == .currentAddress }
+
+    public static func < (lhs: ReportField, rhs: ReportField) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

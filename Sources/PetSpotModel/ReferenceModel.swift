@@ -1,0 +1,284 @@
+import Foundation
+import PetSpotJSON
+
+/// What a user typed or picked in a report, per field, raw: the `inputs` of the adapter
+/// protocol (sut-protocol.md). `nil` means left empty or not picked.
+public struct ReportInputs: Sendable, Hashable {
+    public var chipNumber: String?
+    public var photo: PhotoAttachment?
+    public var lastSeenDate: CalendarDate?
+    public var species: Species?
+    public var sex: Sex?
+    public var breed: String?
+    public var age: String?
+    public var petName: String?
+    public var latitude: String?
+    public var longitude: String?
+    public var description: String?
+    public var phone: String?
+    public var email: String?
+    public var reward: String?
+    public var caregiverPhone: String?
+    public var currentAddress: String?
+
+    /// Inputs with every field left empty.
+    public init() {}
+
+    /// The raw text typed into a text field.
+    public func text(of field: ReportField) -> String? {
+        switch field {
+        case .chipNumber: chipNumber
+        case .breed: breed
+        case .age: age
+        case .petName: petName
+        case .latitude: latitude
+        case .longitude: longitude
+        case .description: description
+        case .phone: phone
+        case .email: email
+        case .reward: reward
+        case .caregiverPhone: caregiverPhone
+        case .currentAddress: currentAddress
+        case .photo, .lastSeenDate, .species, .sex: nil
+        }
+    }
+
+    /// Sets the raw text of a text field (ignored for photo, date, species and sex).
+    public mutating func setText(_ text: String?, of field: ReportField) {
+        switch field {
+        case .chipNumber: chipNumber = text
+        case .breed: breed = text
+        case .age: age = text
+        case .petName: petName = text
+        case .latitude: latitude = text
+        case .longitude: longitude = text
+        case .description: description = text
+        case .phone: phone = text
+        case .email: email = text
+        case .reward: reward = text
+        case .caregiverPhone: caregiverPhone = text
+        case .currentAddress: currentAddress = text
+        case .photo, .lastSeenDate, .species, .sex: break
+        }
+    }
+
+    /// The fields whose value is set (in ``ReportField`` order).
+    public var filledFields: [ReportField] {
+        ReportField.allCases.filter { field in
+            switch field {
+            case .photo: photo != nil
+            case .lastSeenDate: lastSeenDate != nil
+            case .species: species != nil
+            case .sex: sex != nil
+            default: text(of: field) != nil
+            }
+        }
+    }
+
+    /// Decodes the adapter protocol's `inputs` object. Unknown keys, wrong types and values
+    /// outside the enumerations are refused with the key named; `null` means not set.
+    public init(json: JSONValue) throws(WireDecodingError) {
+        let reader = try WireObjectReader(json, path: "inputs")
+        try reader.rejectUnknownKeys(allowed: ReportField.allCases.map(\.rawValue))
+        for field in ReportField.allCases {
+            switch field {
+            case .photo:
+                guard let value = reader.object["photo"], !value.isNull else { continue }
+                let photoReader = try WireObjectReader(value, path: "inputs.photo")
+                try photoReader.rejectUnknownKeys(allowed: ["fileName", "mimeType", "byteCount"])
+                guard let byteCount = try photoReader.optionalInt("byteCount", allowNull: false) else {
+                    throw WireDecodingError(keyPath: "inputs.photo.byteCount", reason: "missing")
+                }
+                photo = PhotoAttachment(
+                    fileName: try photoReader.string("fileName"), mimeType: try photoReader.string("mimeType"),
+                    byteCount: byteCount)
+            case .lastSeenDate:
+                guard let text = try reader.optionalString("lastSeenDate") else { continue }
+                guard let date = CalendarDate(iso: text) else {
+                    throw WireDecodingError(keyPath: "inputs.lastSeenDate", reason: "not a YYYY-MM-DD date: \"\(text)\"")
+                }
+                lastSeenDate = date
+            case .species:
+                guard let text = try reader.optionalString("species") else { continue }
+                guard let value = Species(rawValue: text) else {
+                    throw WireDecodingError(keyPath: "inputs.species", reason: "unknown species \"\(text)\"")
+                }
+                species = value
+            case .sex:
+                guard let text = try reader.optionalString("sex") else { continue }
+                guard let value = Sex(rawValue: text) else {
+                    throw WireDecodingError(keyPath: "inputs.sex", reason: "unknown sex \"\(text)\"")
+                }
+                sex = value
+            default:
+                setText(try reader.optionalString(field.rawValue), of: field)
+            }
+        }
+    }
+
+    /// The `inputs` object of a question: set fields only, in ``ReportField`` order.
+    public var json: JSONValue {
+        var object = JSONObject()
+        for field in filledFields {
+            switch field {
+            case .photo:
+                if let photo {
+                    object["photo"] = [
+                        "fileName": .string(photo.fileName), "mimeType": .string(photo.mimeType),
+                        "byteCount": .number(JSONNumber(photo.byteCount)),
+                    ]
+                }
+            case .lastSeenDate: object["lastSeenDate"] = lastSeenDate.map { .string($0.isoString) }
+            case .species: object["species"] = species.map { .string($0.rawValue) }
+            case .sex: object["sex"] = sex.map { .string($0.rawValue) }
+            default: object[field.rawValue] = text(of: field).map { .string($0) }
+            }
+        }
+        return .object(object)
+    }
+}
+
+/// How a report ends when its inputs are entered and Continue is tapped on every step.
+public enum ReportOutcome: Sendable, Hashable {
+    /// Every step passed: this exact body would be POSTed.
+    case submitted(payload: JSONObject)
+    /// The first step whose Continue is refused, and every field shown invalid there.
+    case blocked(step: ReportStep, fields: [ReportField])
+}
+
+/// The reference model: the rules of report-flows.md run end to end on raw inputs.
+///
+/// This is what a real app's flow code is compared against through the adapter protocol, and
+/// what the contract runner feeds the mock backend with.
+public enum ReferenceModel {
+    /// Enters `inputs` into a fresh wizard of `flow` step by step (each step's fields, typed as
+    /// the screen filters them) and taps Continue on each, as a user would.
+    public static func evaluate(flow: ReportFlowKind, inputs: ReportInputs, context: ReportContext) -> ReportOutcome {
+        var wizard = ReportWizard(flow: flow)
+        for step in flow.steps {
+            for field in step.fields { enter(field, from: inputs, into: &wizard) }
+            switch wizard.continueTapped(context: context) {
+            case .advanced:
+                continue
+            case .blocked(let fields):
+                return .blocked(step: wizard.currentStep ?? step, fields: fields)
+            case .submitting(let payload):
+                return .submitted(payload: payload.jsonObject)
+            case .ignored:
+                return .blocked(step: step, fields: [])
+            }
+        }
+        return .blocked(step: flow.steps[flow.steps.count - 1], fields: [])
+    }
+
+    /// The form a user ends up with after entering `inputs` in `flow` (fields of other flows
+    /// are ignored).
+    public static func form(flow: ReportFlowKind, inputs: ReportInputs) -> ReportForm {
+        var form = ReportForm()
+        for field in flow.fields { enter(field, from: inputs, into: &form) }
+        return form
+    }
+
+    private static func enter(_ field: ReportField, from inputs: ReportInputs, into wizard: inout ReportWizard) {
+        switch field {
+        case .photo: wizard.pick(field) { $0.photo = inputs.photo }
+        case .lastSeenDate: wizard.pick(field) { $0.lastSeenDate = inputs.lastSeenDate }
+        case .species: wizard.pick(field) { $0.species = inputs.species }
+        case .sex: wizard.pick(field) { $0.sex = inputs.sex }
+        default:
+            if let text = inputs.text(of: field) { wizard.type(text, into: field) }
+        }
+    }
+
+    private static func enter(_ field: ReportField, from inputs: ReportInputs, into form: inout ReportForm) {
+        switch field {
+        case .photo: form.photo = inputs.photo
+        case .lastSeenDate: form.lastSeenDate = inputs.lastSeenDate
+        case .species: form.species = inputs.species
+        case .sex: form.sex = inputs.sex
+        default:
+            if let text = inputs.text(of: field) { form.type(text, into: field) }
+        }
+    }
+}
+
+extension ReportContext {
+    /// Decodes the adapter protocol's `context`: `{"timeZone": IANA name, "now": ISO-8601}`.
+    public init(json: JSONValue) throws(WireDecodingError) {
+        let reader = try WireObjectReader(json, path: "context")
+        try reader.rejectUnknownKeys(allowed: ["timeZone", "now"])
+        let zoneName = try reader.string("timeZone")
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw WireDecodingError(keyPath: "context.timeZone", reason: "unknown time zone \"\(zoneName)\"")
+        }
+        let nowText = try reader.string("now")
+        guard let now = Self.parseInstant(nowText) else {
+            throw WireDecodingError(keyPath: "context.now", reason: "not an ISO-8601 instant: \"\(nowText)\"")
+        }
+        self.init(timeZone: zone, now: now)
+    }
+
+    /// The `context` object of a question.
+    public var json: JSONValue {
+        ["timeZone": .string(timeZone.identifier), "now": .string(Self.formatInstant(now))]
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds; fractions are dropped).
+    public static func formatInstant(_ instant: Date) -> String {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(CalendarDate(daysSinceUnixEpoch: days).isoString)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
+    public static func parseInstant(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            let date = CalendarDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard index < bytes.count, (0x30...0x39).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let hour = number(11..<13), hour < 24, let minute = number(14..<16), minute < 60,
+            let second = number(17..<19), second < 61
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count && (0x30...0x39).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
+            index += 1
+        } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                let offsetHours = number((index + 1)..<(index + 3)), let offsetMinutes = number((index + 4)..<(index + 6))
+            else { return nil }
+            offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = date.daysSinceUnixEpoch * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The moment and place a report is made: the user's time zone and the current instant.
+public struct ReportContext: Sendable, Hashable {
+    /// The user's time zone (the device's).
+    public var timeZone: TimeZone
+    /// The instant of the check or submission.
+    public var now: Date
+
+    public init(timeZone: TimeZone, now: Date) {
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// The calendar date in the user's time zone at `now`.
+    public var today: CalendarDate { CalendarDate.today(in: timeZone, now: now) }
+}
+
+/// Everything a user has entered in a report wizard, as the screens hold it.
+///
+/// Text fields hold what the screen shows after the field's own input filter and length cap
+/// (``type(_:into:)`` applies them); validation and trimming happen later, on Continue and at
+/// submission. Caregiver phone and current address live here but are never sent.
+public struct ReportForm: Sendable, Hashable {
+    /// Microchip / collar data, digits only (at most 15).
+    public var chipNumber = ""
+    public var photo: PhotoAttachment?
+    public var lastSeenDate: CalendarDate?
+    public var species: Species?
+    public var sex: Sex?
+    public var petName = ""
+    public var breed = ""
+    public var age = ""
+    public var latitude = ""
+    public var longitude = ""
+    public var description = ""
+    public var phone = ""
+    public var email = ""
+    public var reward = ""
+    public var caregiverPhone = ""
+    public var currentAddress = ""
+
+    /// An empty form: what a fresh start of either wizard shows.
+    public init() {}
+
+    /// Replaces a text field's content with `typed`, as the screen would accept it: microchip
+    /// keeps ASCII digits (15 at most), description and reward and address stop at their limits,
+    /// everything else is kept as typed. Non-text fields (photo, date, species, sex) are ignored:
+    /// use their properties.
+    public mutating func type(_ typed: String, into field: ReportField) {
+        switch field {
+        case .chipNumber: chipNumber = MicrochipFormatter().storedDigits(from: typed)
+        case .petName: petName = typed
+        case .breed: breed = typed
+        case .age: age = typed
+        case .latitude: latitude = typed
+        case .longitude: longitude = typed
+        case .description: description = TextLimit.description.capped(typed)
+        case .phone: phone = typed
+        case .email: email = typed
+        case .reward: reward = TextLimit.reward.capped(typed)
+        case .caregiverPhone: caregiverPhone = typed
+        case .currentAddress: currentAddress = TextLimit.currentAddress.capped(typed)
+        case .photo, .lastSeenDate, .species, .sex: break
+        }
+    }
+
+    /// The text a text field holds; `nil` for photo, date, species and sex.
+    public func text(of field: ReportField) -> String? {
+        switch field {
+        case .chipNumber: chipNumber
+        case .petName: petName
+        case .breed: breed
+        case .age: age
+        case .latitude: latitude
+        case .longitude: longitude
+        case .description: description
+        case .phone: phone
+        case .email: email
+        case .reward: reward
+        case .caregiverPhone: caregiverPhone
+        case .currentAddress: currentAddress
+        case .photo, .lastSeenDate, .species, .sex: nil
+        }
+    }
+
+    /// Whether `field` currently fails its rule (fields without a rule never do).
+    public func isInvalid(_ field: ReportField, context: ReportContext) -> Bool {
+        switch field {
+        case .photo: !PhotoRule().isValid(photo)
+        case .lastSeenDate:
+            lastSeenDate.map { !ReportDateRule().isAllowed($0, now: context.now, timeZone: context.timeZone) } ?? true
+        case .species: species == nil
+        case .sex: sex == nil
+        case .age: !AgeRule().isValid(age)
+        case .latitude: CoordinateRule().validValue(latitude, axis: .latitude) == nil
+        case .longitude: CoordinateRule().validValue(longitude, axis: .longitude) == nil
+        case .phone: !PhoneRule().isValid(phone)
+        case .email: !EmailRule().isValid(email)
+        case .caregiverPhone:
+            !Trimming.trim(caregiverPhone).isEmpty && !PhoneRule().isValid(caregiverPhone)
+        case .chipNumber, .petName, .breed, .description, .reward, .currentAddress: false
+        }
+    }
+
+    /// The fields of `step` that block Continue, in screen order; empty when the step is valid.
+    public func invalidFields(on step: ReportStep, context: ReportContext) -> [ReportField] {
+        step.fields.filter { isInvalid($0, context: context) }
+    }
+}

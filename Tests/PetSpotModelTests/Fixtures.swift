@@ -1,0 +1,101 @@
+import Foundation
+import PetSpotJSON
+@testable import PetSpotModel
+
+/// Shared values for the model's tests.
+enum Fixtures {
+    static let warsaw = TimeZone(identifier: "Europe/Warsaw")!
+    static let context = ReportContext(timeZone: warsaw, now: ReportContext.parseInstant("2026-11-21T12:00:00Z")!)
+    static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+    static let photo = PhotoAttachment(fileName: "rex.png", mimeType: "image/png", contents: pngBytes)
+
+    /// Inputs that pass every step of `flow`, with every optional field filled.
+    static func validInputs(_ flow: ReportFlowKind) -> ReportInputs {
+        var inputs = ReportInputs()
+        inputs.chipNumber = "12345-67890-12345"
+        inputs.photo = photo
+        inputs.lastSeenDate = CalendarDate(iso: "2026-11-20")
+        inputs.species = .dog
+        inputs.sex = .male
+        inputs.breed = " Beagle "
+        inputs.latitude = "52.2297"
+        inputs.longitude = " 21.0122"
+        inputs.description = "Red collar"
+        inputs.phone = "+48 600-700-800"
+        inputs.email = " owner@example.com "
+        switch flow {
+        case .missing:
+            inputs.petName = "Rex"
+            inputs.age = "3"
+            inputs.reward = "$50"
+        case .found:
+            inputs.caregiverPhone = "+48 111 222 333"
+            inputs.currentAddress = "Main St 1, Warsaw"
+        }
+        return inputs
+    }
+
+    /// A wizard of `flow` walked to its last step with valid inputs.
+    static func wizardOnLastStep(_ flow: ReportFlowKind) -> ReportWizard {
+        var wizard = ReportWizard(flow: flow)
+        let inputs = validInputs(flow)
+        for step in flow.steps {
+            fill(step, from: inputs, into: &wizard)
+            if step != flow.steps.last { _ = wizard.continueTapped(context: context) }
+        }
+        return wizard
+    }
+
+    static func fill(_ step: ReportStep, from inputs: ReportInputs, into wizard: inout ReportWizard) {
+        for field in step.fields {
+            switch field {
+            case .photo: wizard.pick(field) { $0.photo = inputs.photo }
+            case .lastSeenDate: wizard.pick(field) { $0.lastSeenDate = inputs.lastSeenDate }
+            case .species: wizard.pick(field) { $0.species = inputs.species }
+            case .sex: wizard.pick(field) { $0.sex = inputs.sex }
+            default: if let text = inputs.text(of: field) { wizard.type(text, into: field) }
+            }
+        }
+    }
+}
+
+/// A transport that answers from a script and records what it was sent.
+final class ScriptedTransport: AnnouncementTransport, @unchecked Sendable {
+    enum Answer {
+        case respond(Int, JSONValue)
+        case fail(TransportError)
+    }
+
+    private let lock = NSLock()
+    private var answers: [Answer]
+    private(set) var sent: [TransportRequest] = []
+
+    init(_ answers: [Answer]) { self.answers = answers }
+
+    var sentRequests: [TransportRequest] { lock.withLock { sent } }
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let answer: Answer? = lock.withLock {
+            sent.append(request)
+            return answers.isEmpty ? nil : answers.removeFirst()
+        }
+        switch answer {
+        case .respond(let status, let body)?: return TransportResponse(status: status, body: body.serializedData())
+        case .fail(let error)?: throw error
+        case nil: throw .noConnection("script exhausted")
+        }
+    }
+
+    static let createdBody: JSONValue = [
+        "id": "0b6f7d2e-5c1a-4b8e-9f3d-2a1c4e5f6a7b", "petName": "Rex", "species": "DOG", "breed": "Beagle",
+        "sex": "MALE", "age": 3, "description": "Red collar", "microchipNumber": "123456789012345",
+        "locationLatitude": 52.2297, "locationLongitude": 21.0122, "lastSeenDate": "2026-11-20",
+        "email": "owner@example.com", "phone": "+48600700800", "photoUrl": nil, "status": "MISSING",
+        "reward": "$50", "createdAt": "2026-11-21T12:00:00.000Z", "updatedAt": "2026-11-21T12:00:00.000Z",
+        "managementPassword": "482913",
+    ]
+
+    static let errorBody: JSONValue = [
+        "error": ["requestId": "r-1", "code": "INTERNAL_SERVER_ERROR", "message": "boom"],
+    ]
+}

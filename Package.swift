@@ -9,13 +9,24 @@ let package = Package(
     products: [
         .library(name: "PetSpotJSON", targets: ["PetSpotJSON"]),
         .library(name: "PetSpotModel", targets: ["PetSpotModel"]),
+        .library(name: "PetSpotContractKit", targets: ["PetSpotContractKit"]),
     ],
     targets: [
         // JSON value type, parser and serializer shared by every other part.
         .target(name: "PetSpotJSON"),
         // The report flows, their field rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
+        // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
+        .target(
+            name: "PetSpotContractKit",
+            dependencies: ["PetSpotJSON"],
+            path: "Contracts",
+            exclude: ["README.md"],
+            sources: ["Kit"],
+            resources: [.copy("schemas"), .copy("catalog")]
+        ),
 
+        .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
     ],
     swiftLanguageModes: [.v6]

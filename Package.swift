@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "PetSpotJSON", targets: ["PetSpotJSON"]),
         .library(name: "PetSpotModel", targets: ["PetSpotModel"]),
         .library(name: "PetSpotContractKit", targets: ["PetSpotContractKit"]),
+        .library(name: "PetSpotHTTP", targets: ["PetSpotHTTP"]),
+        .library(name: "PetSpotMockBackend", targets: ["PetSpotMockBackend"]),
     ],
     targets: [
         // JSON value type, parser and serializer shared by every other part.
@@ -25,8 +27,20 @@ let package = Package(
             sources: ["Kit"],
             resources: [.copy("schemas"), .copy("catalog")]
         ),
+        // HTTP/1.1 on POSIX sockets: message types, parser, server and a raw client.
+        .target(name: "PetSpotHTTP"),
+        // Strict-schema mock backend: in-process handler and HTTP server on loopback.
+        .target(
+            name: "PetSpotMockBackend",
+            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit"]
+        ),
 
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotHTTPTests", dependencies: ["PetSpotHTTP"]),
+        .testTarget(
+            name: "PetSpotMockBackendTests",
+            dependencies: ["PetSpotMockBackend", "PetSpotHTTP", "PetSpotJSON", "PetSpotContractKit"]
+        ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
     ],
     swiftLanguageModes: [.v6]

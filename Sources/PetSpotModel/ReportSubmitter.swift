@@ -30,6 +30,12 @@ public struct SubmissionReceipt: Sendable, Hashable {
     public var managementPassword: String
     /// The create response as decoded.
     public var created: Announcement
+
+    public init(announcementId: String, managementPassword: String, created: Announcement) {
+        self.announcementId = announcementId
+        self.managementPassword = managementPassword
+        self.created = created
+    }
 }
 
 /// Submits a report: create the announcement, then upload its photo with Basic auth.

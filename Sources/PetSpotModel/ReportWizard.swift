@@ -134,9 +134,10 @@ public struct ReportWizard: Sendable, Hashable {
         }
     }
 
-    /// Cancel: leaves the flow from any step or the summary.
+    /// Cancel: leaves the flow from any step or the summary (not while the alert is up or a
+    /// submission is under way: the alert is modal).
     public mutating func cancelTapped() {
-        guard submissionInFlight == nil else { return }
+        guard submissionInFlight == nil, alert == nil, screen != .closed else { return }
         leave()
     }
 

@@ -1,0 +1,92 @@
+/// An HTTP response: a status, header fields and body bytes.
+///
+/// The server adds `Content-Length` (and `Connection: close` when it is about to close), so a
+/// handler sets only what is specific to its answer:
+///
+/// ```swift
+/// HTTPResponse(status: 201, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+/// ```
+public struct HTTPResponse: Sendable {
+    /// The status code (100...599).
+    public var status: Int
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// A response; headers and body default to none.
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body decoded as UTF-8 (invalid bytes become replacement characters).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// A plain-text response, for the server's own protocol errors.
+    public static func plainText(status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// The standard reason phrase for a status code (`"Not Found"` for 404), or `"Status"`.
+    public static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+
+    /// The wire form: status line, headers with `Content-Length` set from the body (omitted for
+    /// 1xx, 204 and 304), a blank line, the body.
+    /// - Parameters:
+    ///   - closing: adds `Connection: close`.
+    ///   - includeBody: `false` for answers to `HEAD`.
+    public func serialized(closing: Bool = false, includeBody: Bool = true) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(128 + headers.count * 32 + body.count)
+        output.append(contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+        for field in headers.fields {
+            if HTTPHeaders.namesMatch(field.name, "Content-Length") || HTTPHeaders.namesMatch(field.name, "Connection")
+                || HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+            {
+                continue
+            }
+            output.append(contentsOf: field.name.utf8)
+            output.append(contentsOf: ": ".utf8)
+            output.append(contentsOf: field.value.utf8)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        let bodyless = status < 200 || status == 204 || status == 304
+        if !bodyless {
+            output.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+        }
+        if closing { output.append(contentsOf: "Connection: close\r\n".utf8) }
+        output.append(contentsOf: "\r\n".utf8)
+        if includeBody && !bodyless { output.append(contentsOf: body) }
+        return output
+    }
+}

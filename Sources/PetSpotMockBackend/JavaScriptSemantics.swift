@@ -1,0 +1,123 @@
+/// Bits of JavaScript's semantics the production backend (Node.js) applies and the mock must
+/// reproduce: `String.prototype.trim`, `Number.prototype.toString`, and `Date` for `YYYY-MM-DD`.
+enum JavaScript {
+    /// Whether a UTF-16 unit is JavaScript white space or a line terminator (what `trim` and
+    /// `\s` remove/match).
+    static func isWhitespace(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
+             0x3000, 0xFEFF:
+            true
+        default: false
+        }
+    }
+
+    /// `text.trim()` as JavaScript computes it.
+    static func trim(_ text: String) -> String {
+        let units = text.utf16
+        guard let first = units.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        guard let last = units.lastIndex(where: { !isWhitespace($0) }) else { return "" }
+        if first == units.startIndex && units.index(after: last) == units.endIndex { return text }
+        return String(text[first...last])
+    }
+
+    /// `String(x)` for a finite double: shortest round-trip digits laid out by ECMAScript's
+    /// Number::toString rules (`100`, `0.000001`, `1e-7`, `1e+21`).
+    static func numberText(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity") }
+        if value == 0 { return "0" }
+        let negative = value < 0
+        let swiftText = "\(Swift.abs(value))"
+        let parts = swiftText.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let pointIndex = mantissa.firstIndex(of: ".")
+        let integerDigits = pointIndex.map { mantissa[..<$0] } ?? mantissa
+        let fractionDigits = pointIndex.map { mantissa[mantissa.index(after: $0)...] } ?? ""
+        var digits = Array(integerDigits + fractionDigits)
+        var pointPosition = integerDigits.count + exponent
+        while digits.first == "0" {
+            digits.removeFirst()
+            pointPosition -= 1
+        }
+        while digits.last == "0" { digits.removeLast() }
+        let k = digits.count
+        let n = pointPosition
+        let s = String(digits)
+        var text: String
+        if k <= n && n <= 21 {
+            text = s + String(repeating: "0", count: n - k)
+        } else if 0 < n && n <= 21 {
+            text = String(digits[0..<n]) + "." + String(digits[n...])
+        } else if -6 < n && n <= 0 {
+            text = "0." + String(repeating: "0", count: -n) + s
+        } else {
+            let e = n - 1
+            let sign = e < 0 ? "-" : "+"
+            text = k == 1 ? s : String(digits[0]) + "." + String(digits[1...])
+            text += "e" + sign + String(Swift.abs(e))
+        }
+        return negative ? "-" + text : text
+    }
+
+    /// Days from 1970-01-01 to the proleptic Gregorian date (month 1...12; any day, rolled over).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468 + (day - 1)
+    }
+
+    /// The civil date of a day count since 1970-01-01.
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `new Date("YYYY-MM-DD").getTime()` as V8 computes it: the text must match
+    /// `^\d{4}-\d{2}-\d{2}$`, the month be 01-12 and the day 01-31; a day past the month's end
+    /// rolls over into the next month (2025-02-30 is March 2). `nil` for an Invalid Date.
+    static func dateOnlyMilliseconds(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        return Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400_000
+    }
+
+    /// `new Date(ms).toISOString()`: `YYYY-MM-DDTHH:MM:SS.mmmZ` (years 0...9999).
+    static func isoString(milliseconds: Int64) -> String {
+        let days = Int(milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000)
+        let millisecondOfDay = Int(milliseconds - Int64(days) * 86_400_000)
+        let (year, month, day) = civilFromDays(days)
+        let hour = millisecondOfDay / 3_600_000
+        let minute = millisecondOfDay / 60_000 % 60
+        let second = millisecondOfDay / 1000 % 60
+        let millisecond = millisecondOfDay % 1000
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+    }
+}

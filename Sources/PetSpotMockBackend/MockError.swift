@@ -1,0 +1,45 @@
+import Foundation
+import PetSpotHTTP
+import PetSpotJSON
+
+/// An answer the mock gives as an error envelope:
+/// `{"error": {"requestId", "code", "message", "field"?}}` with `Content-Type: application/json`.
+struct MockError: Error, Equatable {
+    var status: Int
+    var code: String
+    var message: String
+    var field: String?
+
+    init(_ status: Int, _ code: String, _ message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    /// The response, with a fresh request id.
+    var response: HTTPResponse {
+        var error = JSONObject([
+            (key: "requestId", value: .string(UUID().uuidString.lowercased())),
+            (key: "code", value: .string(code)),
+            (key: "message", value: .string(message)),
+        ])
+        if let field { error["field"] = .string(field) }
+        return MockResponses.json(status: status, .object(JSONObject([(key: "error", value: .object(error))])))
+    }
+
+    static func notFound(_ message: String = "Resource not found") -> MockError {
+        MockError(404, "NOT_FOUND", message)
+    }
+
+    static func internalError(_ message: String = "Internal server error") -> MockError {
+        MockError(500, "INTERNAL_SERVER_ERROR", message)
+    }
+}
+
+/// Builders for the mock's successful responses.
+enum MockResponses {
+    static func json(status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: value.serializedBytes())
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PetSpotHTTP
+import PetSpotJSON
+import PetSpotContractKit
+
+/// What `petspot-contracts mock` was asked for, already parsed.
+public struct MockServerOptions: Sendable {
+    /// The IPv4 address to bind (loopback by default; the project never binds anything else).
+    public var host: String
+    /// The port; 0 lets the OS pick a free one.
+    public var port: Int
+    /// The backend profile.
+    public var profile: BackendProfile
+    /// The fault plan (see ``FaultPlan/init(parsing:)``).
+    public var faults: FaultPlan
+    /// The admin token the delete routes accept.
+    public var adminToken: String
+    /// Seconds a request may take from its first byte to its last (then 408).
+    public var requestTimeout: Double
+    /// Seconds an idle keep-alive connection stays open.
+    public var idleTimeout: Double
+    /// Connections served at once (one more is answered 503).
+    public var maxConnections: Int
+
+    /// Options; defaults: 127.0.0.1, port 0, strict, no faults, the default admin token,
+    /// 10 s per request, 30 s idle, 256 connections.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, profile: BackendProfile = .strict, faults: FaultPlan = .none,
+        adminToken: String = MockBackend.defaultAdminToken, requestTimeout: Double = 10, idleTimeout: Double = 30,
+        maxConnections: Int = 256
+    ) {
+        self.host = host
+        self.port = port
+        self.profile = profile
+        self.faults = faults
+        self.adminToken = adminToken
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+    }
+}
+
+/// A ``MockBackend`` served over HTTP/1.1 by an ``HTTPServer`` on loopback.
+///
+/// Protocol errors the server detects itself (malformed requests, oversized headers or bodies,
+/// timeouts, too many connections) are answered with the same error envelope as the backend's
+/// own errors. An injected dropped connection closes the socket without an answer.
+///
+/// ```swift
+/// let server = MockHTTPServer(options: MockServerOptions(port: 0))
+/// let port = try server.start()
+/// // ... http://127.0.0.1:\(port)/api/health ...
+/// server.stop()
+/// ```
+public final class MockHTTPServer: Sendable {
+    /// The backend answering the requests (inspect its store in tests).
+    public let backend: MockBackend
+    /// The options the server was created with.
+    public let options: MockServerOptions
+    private let server: HTTPServer
+
+    /// A server for `options`, not yet listening.
+    /// - Parameter clock: the backend's clock (defaults to the system clock).
+    public init(options: MockServerOptions, clock: @escaping @Sendable () -> Date = { Date() }) {
+        let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults, clock: clock)
+        self.backend = backend
+        self.options = options
+        let configuration = HTTPServer.Configuration(
+            host: options.host, port: options.port, maxConnections: options.maxConnections,
+            requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
+            errorResponse: MockHTTPServer.envelope(for:))
+        server = HTTPServer(configuration: configuration) { request throws(MockTransportError) in
+            try backend.handle(request)
+        }
+    }
+
+    /// Starts listening.
+    /// - Returns: the port (the OS's choice when the options say 0).
+    /// - Throws: ``HTTPSocketError`` when the address cannot be bound.
+    @discardableResult
+    public func start() throws(HTTPSocketError) -> Int { try server.start() }
+
+    /// Stops accepting and closes every connection (requests in progress finish first).
+    public func stop() { server.stop() }
+
+    /// The port listened on, once started.
+    public var port: Int? { server.port }
+
+    /// Serves `options` until SIGINT or SIGTERM: prints `listening on http://HOST:PORT` (flushed)
+    /// when ready, then blocks; returns after a clean stop.
+    /// - Throws: ``HTTPSocketError`` when the server cannot start.
+    public static func runMockServer(options: MockServerOptions) throws(HTTPSocketError) {
+        let mock = MockHTTPServer(options: options)
+        try mock.server.runUntilTerminated { port in
+            FileHandle.standardOutput.write(Data("listening on http://\(options.host):\(port)\n".utf8))
+        }
+    }
+
+    /// The error envelope for a protocol error found by the HTTP layer.
+    static func envelope(for error: HTTPParseError) -> HTTPResponse {
+        let code = switch error.status {
+        case 408: "REQUEST_TIMEOUT"
+        case 413: "PAYLOAD_TOO_LARGE"
+        case 431: "HEADERS_TOO_LARGE"
+        case 503: "SERVICE_UNAVAILABLE"
+        case 500...: "INTERNAL_SERVER_ERROR"
+        default: "BAD_REQUEST"
+        }
+        return MockError(error.status, code, error.reason).response
+    }
+}

@@ -9,6 +9,9 @@ let package = Package(
     products: [
         .library(name: "PetSpotJSON", targets: ["PetSpotJSON"]),
         .library(name: "PetSpotModel", targets: ["PetSpotModel"]),
+        .library(name: "PetSpotGenerators", targets: ["PetSpotGenerators"]),
+        .library(name: "PetSpotPropertyTesting", targets: ["PetSpotPropertyTesting"]),
+        .library(name: "PetSpotFlowGenerators", targets: ["PetSpotFlowGenerators"]),
         .library(name: "PetSpotContractKit", targets: ["PetSpotContractKit"]),
         .library(name: "PetSpotHTTP", targets: ["PetSpotHTTP"]),
         .library(name: "PetSpotMockBackend", targets: ["PetSpotMockBackend"]),
@@ -18,6 +21,16 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // The report flows, their field rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
+        // The property-based testing engine: choice sequences and integrated shrinking.
+        .target(name: "PetSpotGenerators", path: "Generators/Engine"),
+        // The engine's Swift Testing and XCTest integration (failures at the caller's line).
+        .target(name: "PetSpotPropertyTesting", dependencies: ["PetSpotGenerators"], path: "Generators/Testing"),
+        // Raw user input and wizard action generators for both report flows.
+        .target(
+            name: "PetSpotFlowGenerators",
+            dependencies: ["PetSpotGenerators", "PetSpotModel", "PetSpotJSON"],
+            path: "Generators/Flows"
+        ),
         // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
         .target(
             name: "PetSpotContractKit",
@@ -35,7 +48,17 @@ let package = Package(
             dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit"]
         ),
 
+        .testTarget(
+            name: "PetSpotConformanceTests",
+            dependencies: [
+                "PetSpotModel", "PetSpotJSON", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
+            ]
+        ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotFlowGeneratorsTests", dependencies: ["PetSpotFlowGenerators", "PetSpotGenerators", "PetSpotModel"]),
+        .testTarget(name: "PetSpotGeneratorsTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
+        .testTarget(name: "PetSpotGeneratorsXCTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
         .testTarget(name: "PetSpotHTTPTests", dependencies: ["PetSpotHTTP"]),
         .testTarget(
             name: "PetSpotMockBackendTests",

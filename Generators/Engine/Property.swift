@@ -1,0 +1,234 @@
+import Foundation
+
+/// A named property: a generator, a body that checks one value, and coverage requirements.
+///
+/// Checking a property runs the body on values drawn from the generator (a growing size
+/// parameter, one split of the seed per case). The body fails a case by returning `false`
+/// or throwing any error (its description becomes the message); ``assume(_:_:)`` discards a
+/// case. The first failure is shrunk on its choice sequence to a minimal counterexample.
+///
+/// ```swift
+/// let result = Property("sums stay small", Gen.int(in: 0...100).array()) { values in
+///     classify(values.isEmpty, "empty")
+///     return values.reduce(0, +) < 1000
+/// }
+/// .requireCoverage("empty", atLeast: 1)
+/// .check()
+/// ```
+///
+/// Checking is synchronous and deterministic for a given seed and configuration; every
+/// figure it reports is in the returned ``PropertyResult``.
+public struct Property<Value> {
+    /// The name, shown in reports and used in the replay line's `--filter`.
+    public let name: String
+    /// The generator of inputs.
+    public let gen: Gen<Value>
+    /// Labels that must each cover a minimum share of cases.
+    public private(set) var coverage: [CoverageRequirement] = []
+    private let body: (Value) throws -> Bool
+
+    /// Creates a property whose body returns whether the value satisfies it.
+    public init(_ name: String, _ gen: Gen<Value>, _ body: @escaping (Value) throws -> Bool) {
+        self.name = name
+        self.gen = gen
+        self.body = body
+    }
+
+    /// Creates a property whose body throws when the value does not satisfy it.
+    public init(_ name: String, _ gen: Gen<Value>, verifying body: @escaping (Value) throws -> Void) {
+        self.init(name, gen) { value in
+            try body(value)
+            return true
+        }
+    }
+
+    /// Returns this property with a requirement that at least `percent` percent of passing cases carry `label`.
+    public func requireCoverage(_ label: String, atLeast percent: Double) -> Property {
+        var copy = self
+        copy.coverage.append(CoverageRequirement(label, atLeast: percent))
+        return copy
+    }
+
+    /// Runs the property and returns the outcome.
+    ///
+    /// - Parameters:
+    ///   - configuration: Cases, seed, sizes and shrink budgets.
+    ///   - environment: The variables to read when the configuration reads the environment;
+    ///     the process environment by default.
+    public func check(
+        _ configuration: PropertyConfiguration = PropertyConfiguration(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> PropertyResult<Value> {
+        _PropertyRunner(property: self, body: body, configuration: configuration, environment: environment).run()
+    }
+}
+
+/// Checks a property whose body returns whether the value satisfies it.
+///
+/// Shorthand for `Property(name, gen, body).check(configuration)` with coverage requirements.
+@discardableResult
+public func check<Value>(
+    _ name: String, _ gen: Gen<Value>, configuration: PropertyConfiguration = PropertyConfiguration(),
+    coverage: [CoverageRequirement] = [], _ body: @escaping (Value) throws -> Bool
+) -> PropertyResult<Value> {
+    var property = Property(name, gen, body)
+    for requirement in coverage {
+        property = property.requireCoverage(requirement.label, atLeast: requirement.minimumPercent)
+    }
+    return property.check(configuration)
+}
+
+/// Checks a property whose body throws when the value does not satisfy it.
+@discardableResult
+public func check<Value>(
+    _ name: String, _ gen: Gen<Value>, configuration: PropertyConfiguration = PropertyConfiguration(),
+    coverage: [CoverageRequirement] = [], verifying body: @escaping (Value) throws -> Void
+) -> PropertyResult<Value> {
+    check(name, gen, configuration: configuration, coverage: coverage) { value in
+        try body(value)
+        return true
+    }
+}
+
+/// One run of a property: generation, discards, the first failure, shrinking, coverage.
+struct _PropertyRunner<Value> {
+    enum Outcome {
+        case passed
+        case failed(String, Value)
+        case discarded(String)
+    }
+
+    let property: Property<Value>
+    let body: (Value) throws -> Bool
+    let configuration: PropertyConfiguration
+    let warnings: [String]
+    let environment: [String: String]
+    let context = _CaseContext()
+
+    init(property: Property<Value>, body: @escaping (Value) throws -> Bool,
+         configuration: PropertyConfiguration, environment: [String: String]) {
+        self.property = property
+        self.body = body
+        self.environment = environment
+        if configuration.readsEnvironment {
+            (self.configuration, self.warnings) = configuration.applyingEnvironment(environment)
+        } else {
+            (self.configuration, self.warnings) = (configuration, [])
+        }
+    }
+
+    func run() -> PropertyResult<Value> {
+        for warning in warnings {
+            FileHandle.standardError.write(Data("PetSpotGenerators: \(warning)\n".utf8))
+        }
+        return _PropertyContext.$current.withValue(context) { runCases() }
+    }
+
+    /// Draws a value from `testCase` and runs the body on it.
+    func execute(_ testCase: TestCase) -> Outcome {
+        let value: Value
+        do {
+            value = try property.gen.draw(testCase)
+        } catch {
+            return .discarded(String(describing: error))
+        }
+        context.labels.removeAll(keepingCapacity: true)
+        do {
+            return try body(value) ? .passed : .failed("the property returned false", value)
+        } catch let stop as TestCaseStop {
+            return .discarded(stop.description)
+        } catch {
+            return .failed(String(describing: error), value)
+        }
+    }
+
+    func replayLine(seed: UInt64) -> String {
+        var line = "\(PropertyConfiguration.seedVariable)=\(seed)"
+        if configuration.readsEnvironment, let scale = environment[PropertyConfiguration.casesScaleVariable] {
+            line += " \(PropertyConfiguration.casesScaleVariable)=\(scale)"
+        }
+        let filter = property.name.filter { $0 != "\"" && $0 != "\\" && $0 != "$" && $0 != "`" }
+        return line + " swift test --filter \"\(filter)\""
+    }
+
+    func runCases() -> PropertyResult<Value> {
+        let start = ContinuousClock.now
+        let seed = configuration.seed ?? UInt64.random(in: .min ... .max)
+        var random = Xoshiro256StarStar(seed: seed)
+        let cases = Swift.max(1, configuration.cases)
+        let discardLimit = Swift.max(1, cases * Swift.max(1, configuration.maxDiscardRatio))
+        var passed = 0, discarded = 0, index = 0
+        var labelCounts: [String: Int] = [:]
+        var discardReasons: [String: Int] = [:]
+        let testCase = TestCase(random: random, size: 0, maxChoices: configuration.maxChoicesPerCase)
+        while passed < cases {
+            let size = cases == 1 ? configuration.maxSize : configuration.maxSize * Swift.min(passed, cases - 1) / (cases - 1)
+            testCase.restart(random: random.split(), size: size)
+            switch execute(testCase) {
+            case .passed:
+                passed += 1
+                for label in context.labels { labelCounts[label, default: 0] += 1 }
+            case .discarded(let reason):
+                discarded += 1
+                discardReasons[reason, default: 0] += 1
+                if discarded >= discardLimit {
+                    let (reason, count) = discardReasons.max {
+                        $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key)
+                    } ?? (reason, 1)
+                    return .gaveUp(PropertyGiveUp(
+                        name: property.name, seed: seed, cases: passed, discarded: discarded,
+                        reason: "\(discarded) cases discarded (limit \(discardLimit)); most often (\(count) times): \(reason)"))
+                }
+            case .failed(let message, let value):
+                return .failed(shrink(
+                    seed: seed, caseIndex: index, size: size, choices: testCase.choices,
+                    original: value, message: message))
+            }
+            index += 1
+        }
+        let labels = LabelStatistics(counts: labelCounts, total: passed)
+        let misses = property.coverage.compactMap { requirement -> CoverageShortfall.Miss? in
+            let share = labels.share(of: requirement.label)
+            return share < requirement.minimumPercent
+                ? CoverageShortfall.Miss(label: requirement.label, required: requirement.minimumPercent, actual: share) : nil
+        }
+        if !misses.isEmpty {
+            return .coverageNotMet(CoverageShortfall(
+                name: property.name, seed: seed, misses: misses, labels: labels, replayLine: replayLine(seed: seed)))
+        }
+        return .passed(PropertyPass(
+            name: property.name, seed: seed, cases: passed, discarded: discarded, labels: labels,
+            elapsed: ContinuousClock.now - start))
+    }
+
+    func shrink(
+        seed: UInt64, caseIndex: Int, size: Int, choices: [UInt64], original: Value, message: String
+    ) -> PropertyFailure<Value> {
+        let start = ContinuousClock.now
+        context.isRecording = false
+        defer { context.isRecording = true }
+        let maxChoices = configuration.maxChoicesPerCase
+        var shrinker = _Shrinker(
+            failing: choices,
+            maxAttempts: configuration.shrinks ? configuration.maxShrinkSteps : 0,
+            stallLimit: configuration.shrinkStallLimit, timeLimit: configuration.shrinkTimeLimit
+        ) { candidate in
+            let testCase = TestCase(replaying: candidate, size: size, maxChoices: maxChoices)
+            if case .failed = execute(testCase) { return (testCase.choices, testCase.spans, true) }
+            return (testCase.choices, testCase.spans, false)
+        }
+        shrinker.shrink()
+        var shrunk = original
+        var shrunkMessage = message
+        let final = TestCase(replaying: shrinker.best, size: size, maxChoices: maxChoices)
+        if case .failed(let finalMessage, let value) = execute(final) {
+            shrunk = value
+            shrunkMessage = finalMessage
+        }
+        return PropertyFailure(
+            name: property.name, seed: seed, caseIndex: caseIndex, size: size, original: original, shrunk: shrunk,
+            originalChoices: choices, shrunkChoices: shrinker.best, shrinkSteps: shrinker.improvements,
+            shrinkAttempts: shrinker.attempts, shrinkDuration: ContinuousClock.now - start,
+            message: shrunkMessage, originalMessage: message, replayLine: replayLine(seed: seed))
+    }
+}

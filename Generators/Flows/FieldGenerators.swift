@@ -1,0 +1,208 @@
+import Foundation
+import PetSpotGenerators
+import PetSpotModel
+
+/// Generators of raw typed input for each field of the report flows, in both moods.
+///
+/// Valid generators produce text the field accepts, spelled the many ways people type it
+/// (grouping characters in phone numbers, padding, exponents in coordinates). Hostile
+/// generators add what breaks naive code: digits that are not ASCII, invisible spaces, emoji
+/// and combining marks, right-to-left text, values at and one past every cap and bound, and
+/// number spellings that are not numbers (hexadecimal floats, `inf`, `nan`).
+public enum FieldGenerators {
+    // MARK: Microchip
+
+    /// Microchip text as typed: up to 15 digits, sometimes grouped with hyphens or spaces.
+    public static func chipNumber(_ mood: InputMood) -> Gen<String> {
+        let digits = Gen.string(from: .asciiDigits, length: 0...15)
+        let grouped = digits.map { MicrochipFormatter().displayed($0) }
+        let valid = Gen.frequency((3, digits), (2, grouped))
+        guard mood == .hostile else { return valid }
+        return Gen.frequency(
+            (4, valid),
+            (1, Gen.string(from: .asciiDigits, length: 16...20)),
+            (1, Gen.string(from: .asciiDigits + HostileCharacters.nonASCIIDigits + HostileCharacters.numberPunctuation, length: 1...20)),
+            (1, Gen.sprinkled(.asciiDigits, length: 0...18)))
+    }
+
+    // MARK: Phone
+
+    /// Phone text as typed: 7 to 11 digits, with a `+`, spaces, hyphens and brackets as people
+    /// write them; hostile adds 6 and 12 digits, non-ASCII digits and letters.
+    public static func phone(_ mood: InputMood) -> Gen<String> {
+        let valid = phoneWithDigits(7...11)
+        guard mood == .hostile else { return valid }
+        return Gen.frequency(
+            (4, valid),
+            (1, phoneWithDigits(0...6)),
+            (1, phoneWithDigits(12...16)),
+            (1, Gen.string(from: HostileCharacters.nonASCIIDigits + .asciiDigits + HostileCharacters.numberPunctuation, length: 0...16)),
+            (1, Gen.padded(valid, with: HostileCharacters.invisibles)))
+    }
+
+    /// A phone of `digitCount` ASCII digits, formatted with separators people type.
+    static func phoneWithDigits(_ digitCount: ClosedRange<Int>) -> Gen<String> {
+        let separator = Gen<String>.frequency((6, .constant("")), (3, .element(of: [" ", "-", ".", "(", ")", ") "])))
+        let digits = Gen.string(from: .asciiDigits, length: digitCount)
+        return PetSpotGenerators.zip(Gen.bool(probability: 0.3), digits).flatMap { plus, digits in
+            separator.array(count: digits.count...digits.count).map { separators in
+                var text = plus ? "+" : ""
+                for (digit, separatorBefore) in zip(digits, separators) {
+                    if text.contains(where: \.isNumber) { text += separatorBefore }
+                    text.append(digit)
+                }
+                return text
+            }
+        }
+    }
+
+    // MARK: Email
+
+    /// Email text: addresses matching the app's pattern; hostile adds missing parts, non-ASCII
+    /// letters, one-letter top-level domains and addresses of 254 and 255 characters.
+    public static func email(_ mood: InputMood) -> Gen<String> {
+        let localClass: CharacterClass = .asciiAlphanumerics + "._%+-"
+        let labelClass: CharacterClass = .asciiAlphanumerics + "-"
+        let local = Gen.string(from: localClass, length: 1...20)
+        let domain = Gen.string(from: labelClass, length: 1...12).array(count: 1...3).map { $0.joined(separator: ".") }
+        let topLevel = Gen.string(from: .asciiLetters, length: 2...6)
+        let valid = PetSpotGenerators.zip(local, domain, topLevel).map { "\($0)@\($1).\($2)" }
+        guard mood == .hostile else { return Gen.frequency((5, valid), (1, Gen.padded(valid))) }
+        return Gen.frequency(
+            (4, valid),
+            (1, Gen.padded(valid, with: HostileCharacters.invisibles)),
+            (1, lengthEmail(254)),
+            (1, lengthEmail(255)),
+            (1, PetSpotGenerators.zip(local, domain).map { "\($0)@\($1)" }),
+            (1, PetSpotGenerators.zip(local, domain, Gen.string(from: .asciiLetters, length: 1...1)).map { "\($0)@\($1).\($2)" }),
+            (1, PetSpotGenerators.zip(Gen.sprinkled(.asciiLetters + HostileCharacters.internationalLetters, length: 1...10), domain, topLevel)
+                .map { "\($0)@\($1).\($2)" }),
+            (1, Gen.sprinkled(.asciiPrintable, length: 0...30)))
+    }
+
+    /// An otherwise valid address of exactly `length` characters.
+    static func lengthEmail(_ length: Int) -> Gen<String> {
+        Gen.string(from: .asciiLowercase, length: 1...1).map { first in
+            let suffix = "@example.com"
+            return first + String(repeating: "a", count: length - suffix.count - 1) + suffix
+        }
+    }
+
+    // MARK: Coordinates
+
+    /// Coordinate text for `axis`: plain decimals in range in several spellings; hostile adds
+    /// the bounds, one millionth past them, hexadecimal floats, `inf`/`nan`, commas and
+    /// non-ASCII digits.
+    public static func coordinate(_ axis: CoordinateRule.Axis, _ mood: InputMood) -> Gen<String> {
+        let limit = axis.limit
+        let value = Gen.double(in: -limit...limit)
+        let fixed = PetSpotGenerators.zip(value, Gen.int(in: 0...6)).map { value, places in
+            String(format: "%.\(places)f", value)
+        }
+        let shortest = value.map { "\($0)" }
+        let exponent = Gen.int(in: -Int(limit)...Int(limit)).map { "\(Double($0) / 10)e1" }
+        let valid = Gen.frequency((4, fixed), (2, shortest), (1, exponent), (1, Gen.padded(fixed)))
+        guard mood == .hostile else { return valid }
+        let bounds = Gen<String>.element(of: [
+            "\(Int(limit))", "-\(Int(limit))", "\(Int(limit)).000001", "-\(Int(limit)).000001",
+            "\(Int(limit)).0", "+\(Int(limit))", "\(Int(limit) + 1)", ".5", "-.5", "5.", "1e1", "1E-3",
+        ])
+        let notNumbers = Gen<String>.element(of: [
+            "0x1p3", "0x10", "inf", "-inf", "nan", "Infinity", "1,5", "52,2297", "", " ", "--5", "1e", "e5", "+-1",
+            "١٢.٥", "５２.２", "1e400", "½",
+        ])
+        return Gen.frequency((5, valid), (1, Gen.padded(fixed, with: HostileCharacters.invisibles)), (2, bounds), (2, notNumbers), (1, Gen.sprinkled(.asciiDigits + ".-e", length: 0...10)))
+    }
+
+    // MARK: Age
+
+    /// Age text (Missing only): empty or 1-40; hostile adds 0, 41, fractions, signs, non-ASCII
+    /// digits and leading zeros.
+    public static func age(_ mood: InputMood) -> Gen<String?> {
+        let valid = Gen.int(in: 1...40).map { "\($0)" }
+        let empty = Gen<String>.element(of: ["", " "])
+        let validOptional = Gen.frequency((3, valid.map(Optional.some)), (1, empty.map(Optional.some)), (1, .constant(nil)))
+        guard mood == .hostile else { return validOptional }
+        let hostile = Gen<String>.element(of: ["0", "41", "00", "007", "1.5", "-3", "+3", "3 years", "٣", "３", "1e1", "99999999999999999999"])
+        return Gen.frequency((4, validOptional), (2, hostile.map(Optional.some)), (1, Gen.padded(valid, with: HostileCharacters.invisibles).map(Optional.some)))
+    }
+
+    // MARK: Free texts
+
+    /// Optional free text with a cap (`nil` for no cap): realistic text; hostile adds blank
+    /// text, emoji and combining marks, right-to-left text, HTML, and lengths at and past the
+    /// cap.
+    public static func freeText(_ mood: InputMood, cap: Int?) -> Gen<String?> {
+        let words: CharacterClass = .asciiLetters + " " + HostileCharacters.internationalLetters
+        let realistic = Gen.string(from: words, length: 0...40)
+        let valid = Gen.frequency((4, realistic.map(Optional.some)), (1, .constant(nil)))
+        guard mood == .hostile else { return valid }
+        var alternatives: [(weight: Int, gen: Gen<String?>)] = [
+            (4, valid),
+            (2, Gen.sprinkled(words, length: 0...30).map(Optional.some)),
+            (1, Gen.string(from: HostileCharacters.invisibles + " ", length: 1...5).map(Optional.some)),
+            (1, Gen<String>.element(of: ["<b>Rex</b>", "<script>alert(1)</script>", "a > b", "x < y", "&amp;"]).map(Optional.some)),
+        ]
+        if let cap {
+            alternatives.append((1, Gen.exactly(cap, from: .asciiLowercase).map(Optional.some)))
+            alternatives.append((1, Gen.exactly(cap + 1, from: .asciiLowercase).map(Optional.some)))
+            alternatives.append((1, Gen.exactly(cap + 1, from: HostileCharacters.emoji).map(Optional.some)))
+            alternatives.append((1, Gen.string(from: .asciiLowercase, length: (cap - 2)...cap).map { "  " + $0 + "  " }.map(Optional.some)))
+        }
+        return Gen.frequency(alternatives)
+    }
+
+    // MARK: Photo
+
+    /// A photo attachment (metadata only; see ``PhotoContents``): PNG or JPEG from 1 byte to
+    /// 10 MB; hostile adds none, empty files, 10 MB + 1, other types and odd spellings of the
+    /// MIME type.
+    public static func photo(_ mood: InputMood) -> Gen<PhotoAttachment?> {
+        let maxBytes = PhotoRule().maxBytes
+        let size = Gen.frequency(
+            (6, Gen.int(in: 1...4096)),
+            (2, Gen.int(in: 1...maxBytes)),
+            (1, Gen<Int>.element(of: [1, maxBytes - 1, maxBytes])))
+        let validType = Gen<String>.element(of: ["image/jpeg", "image/png", "IMAGE/PNG", "image/JPEG"])
+        let valid = PetSpotGenerators.zip(validType, size).map { type, size in
+            PhotoAttachment(fileName: type.lowercased().hasSuffix("png") ? "pet.png" : "pet.jpg", mimeType: type, byteCount: size)
+        }
+        guard mood == .hostile else { return valid.map(Optional.some) }
+        let badSize = Gen<Int>.element(of: [0, maxBytes + 1, 20 * 1024 * 1024])
+        let anyType = Gen<String>.element(of: [
+            "image/jpeg", "image/png", "image/gif", "image/heic", "image/webp", "application/pdf", "", "image/jpg", "image/png ",
+        ])
+        return Gen.frequency(
+            (5, valid.map(Optional.some)),
+            (1, .constant(nil)),
+            (1, PetSpotGenerators.zip(validType, badSize).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }),
+            (1, PetSpotGenerators.zip(anyType, size).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }))
+    }
+
+    // MARK: Picked values
+
+    /// A species; hostile leaves it unpicked sometimes.
+    public static func species(_ mood: InputMood) -> Gen<Species?> {
+        let picked = Gen<Species>.element(of: Species.allCases).map(Optional.some)
+        return mood == .valid ? picked : Gen.frequency((6, picked), (1, .constant(nil)))
+    }
+
+    /// A sex; hostile leaves it unpicked sometimes.
+    public static func sex(_ mood: InputMood) -> Gen<Sex?> {
+        let picked = Gen<Sex>.element(of: Sex.allCases).map(Optional.some)
+        return mood == .valid ? picked : Gen.frequency((6, picked), (1, .constant(nil)))
+    }
+
+    /// The date picked, relative to `today` in the user's zone: today or earlier (often today,
+    /// yesterday); hostile adds tomorrow, far futures and no date.
+    public static func date(_ mood: InputMood, today: CalendarDate) -> Gen<CalendarDate?> {
+        let past = Gen.frequency(
+            (3, Gen<Int>.element(of: [0, 1])),
+            (2, Gen.int(in: 0...30)),
+            (1, Gen.int(in: 0...3650)))
+            .map { today.adding(days: -$0) }
+        guard mood == .hostile else { return past.map(Optional.some) }
+        let future = Gen<Int>.element(of: [1, 2, 365]).map { today.adding(days: $0) }
+        return Gen.frequency((5, past.map(Optional.some)), (2, future.map(Optional.some)), (1, .constant(nil)))
+    }
+}

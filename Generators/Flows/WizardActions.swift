@@ -1,0 +1,121 @@
+import Foundation
+import PetSpotGenerators
+import PetSpotModel
+
+/// One thing a user (or the network) does to a report wizard.
+public enum WizardAction: Sendable, Hashable, CustomStringConvertible {
+    /// Types text into a field (replacing what it held).
+    case type(ReportField, String)
+    case pickPhoto(PhotoAttachment?)
+    case pickDate(CalendarDate?)
+    case pickSpecies(Species?)
+    case pickSex(Sex?)
+    /// Continue; on the last step it submits.
+    case continueTapped
+    case back
+    case cancel
+    /// The network: the next request of a submission gets no answer.
+    case networkFailsNext
+    /// The backend: the next request of a submission is answered with this 4xx/5xx status.
+    case backendFailsNext(status: Int)
+    /// The alert's Try Again.
+    case tryAgain
+    /// The alert's Cancel.
+    case dismissAlert
+    case closeSummary
+    /// Opens the flow again after leaving it.
+    case start
+
+    public var description: String {
+        switch self {
+        case .type(let field, let text): "type(\(field.rawValue), \(String(reflecting: text)))"
+        case .pickPhoto(let photo): "pickPhoto(\(photo.map { "\($0.mimeType) \($0.byteCount) B" } ?? "nil"))"
+        case .pickDate(let date): "pickDate(\(date?.isoString ?? "nil"))"
+        case .pickSpecies(let species): "pickSpecies(\(species?.rawValue ?? "nil"))"
+        case .pickSex(let sex): "pickSex(\(sex?.rawValue ?? "nil"))"
+        case .continueTapped: "continue"
+        case .back: "back"
+        case .cancel: "cancel"
+        case .networkFailsNext: "networkFailsNext"
+        case .backendFailsNext(let status): "backendFailsNext(\(status))"
+        case .tryAgain: "tryAgain"
+        case .dismissAlert: "dismissAlert"
+        case .closeSummary: "closeSummary"
+        case .start: "start"
+        }
+    }
+}
+
+extension FlowGenerators {
+    /// An action on a wizard of `flow` showing `step` (`nil` on the summary or when closed),
+    /// with the alert up or not, and `invalidFields` of the step still failing their rule.
+    ///
+    /// Actions fit the screen most of the time, so sequences get deep into the flow: on a step,
+    /// mostly fixing the step's invalid fields with valid values, as a user does after a refused
+    /// Continue, or filling any of its fields (valid two times in three), and Continue, with
+    /// Back, cancel, typing into fields of other steps, and network or backend failures armed
+    /// for the next submission; with the alert up, mostly Try Again and the alert's Cancel; on
+    /// the summary or when closed, closing, Back and starting again. Actions that do not fit
+    /// the screen are still drawn now and then: the wizard must ignore them.
+    public static func wizardAction(
+        _ flow: ReportFlowKind, context: ReportContext, step: ReportStep?, alertUp: Bool,
+        invalidFields: [ReportField] = []
+    ) -> Gen<WizardAction> {
+        let failures: Gen<WizardAction> = .frequency(
+            (2, .constant(.networkFailsNext)),
+            (1, Gen<Int>.element(of: [400, 401, 409, 413, 500, 503]).map { WizardAction.backendFailsNext(status: $0) }))
+        if alertUp {
+            return .frequency(
+                (6, .constant(.tryAgain)), (2, .constant(.dismissAlert)), (2, failures),
+                (1, .constant(.continueTapped)), (1, .constant(.back)), (1, .constant(.cancel)))
+        }
+        guard let step else {
+            return .frequency(
+                (4, .constant(.start)), (3, .constant(.closeSummary)), (2, .constant(.back)),
+                (1, .constant(.cancel)), (1, .constant(.continueTapped)))
+        }
+        let mood = Gen<InputMood>.frequency((2, .constant(.valid)), (1, .constant(.hostile)))
+        let onStep = fieldAction(step.fields, context: context, mood: mood)
+        let fixing = invalidFields.isEmpty ? onStep : fieldAction(invalidFields, context: context, mood: .constant(.valid))
+        return .frequency(
+            (10, fixing),
+            (6, onStep),
+            (8, .constant(.continueTapped)),
+            (2, .constant(.back)),
+            (1, .constant(.cancel)),
+            (2, failures),
+            (1, fieldAction(flow.fields, context: context, mood: mood)))
+    }
+
+    /// Typing into or picking one of `fields`.
+    static func fieldAction(_ fields: [ReportField], context: ReportContext, mood: Gen<InputMood>) -> Gen<WizardAction> {
+        Gen<ReportField>.element(of: fields).flatMap { field in
+            mood.flatMap { mood -> Gen<WizardAction> in
+                switch field {
+                case .photo: FieldGenerators.photo(mood).map(WizardAction.pickPhoto)
+                case .lastSeenDate: FieldGenerators.date(mood, today: context.today).map(WizardAction.pickDate)
+                case .species: FieldGenerators.species(mood).map(WizardAction.pickSpecies)
+                case .sex: FieldGenerators.sex(mood).map(WizardAction.pickSex)
+                default: text(for: field, mood).map { WizardAction.type(field, $0) }
+                }
+            }
+        }
+    }
+
+    /// The raw text typed into `field` in `mood`.
+    public static func text(for field: ReportField, _ mood: InputMood) -> Gen<String> {
+        switch field {
+        case .chipNumber: FieldGenerators.chipNumber(mood)
+        case .phone, .caregiverPhone: FieldGenerators.phone(mood)
+        case .email: FieldGenerators.email(mood)
+        case .latitude: FieldGenerators.coordinate(.latitude, mood)
+        case .longitude: FieldGenerators.coordinate(.longitude, mood)
+        case .age: FieldGenerators.age(mood).map { $0 ?? "" }
+        case .description: FieldGenerators.freeText(mood, cap: TextLimit.description.maxCharacters).map { $0 ?? "" }
+        case .reward: FieldGenerators.freeText(mood, cap: TextLimit.reward.maxCharacters).map { $0 ?? "" }
+        case .currentAddress: FieldGenerators.freeText(mood, cap: TextLimit.currentAddress.maxCharacters).map { $0 ?? "" }
+        case .petName, .breed: FieldGenerators.freeText(mood, cap: nil).map { $0 ?? "" }
+        case .photo, .lastSeenDate, .species, .sex: .constant("")
+        }
+    }
+}

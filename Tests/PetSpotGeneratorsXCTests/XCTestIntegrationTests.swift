@@ -1,0 +1,127 @@
+import PetSpotGenerators
+import PetSpotPropertyTesting
+import XCTest
+
+/// Checks that `XCTAssertProperty` reports failures at the caller's file and line.
+///
+/// While `isCapturing` is set, recorded failures are captured instead of failing the test,
+/// so the test can assert on them; every other failure is recorded normally.
+final class XCTestIntegrationTests: XCTestCase {
+    private struct Captured {
+        let message: String
+        let filePath: String
+        let line: Int
+    }
+
+    private var isCapturing = false
+    private var captured: [Captured] = []
+    private let seeded = PropertyConfiguration(seed: 7, readsEnvironment: false)
+
+    #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+        guard isCapturing else { return super.record(issue) }
+        captured.append(Captured(
+            message: issue.compactDescription, filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
+            line: issue.sourceCodeContext.location?.lineNumber ?? -1))
+    }
+    #else
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        guard isCapturing else {
+            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        captured.append(Captured(message: description, filePath: filePath, line: lineNumber))
+    }
+    #endif
+
+    /// Runs `body` capturing the failures it records.
+    private func capturing(_ body: () -> Void) -> [Captured] {
+        captured = []
+        isCapturing = true
+        body()
+        isCapturing = false
+        return captured
+    }
+
+    func testFailureIsReportedAtCallerLine() {
+        let expectedLine = #line + 2
+        let failures = capturing {
+            XCTAssertProperty(Gen.int(in: 0...10_000), configuration: seeded) { $0 < 1000 }
+        }
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertEqual(failures.first?.line, expectedLine)
+        XCTAssertEqual(failures.first?.filePath, "\(#filePath)")
+        let message = failures.first?.message ?? ""
+        XCTAssertTrue(message.contains("PETSPOT_SEED=7 swift test --filter \"testFailureIsReportedAtCallerLine\""), message)
+        XCTAssertTrue(message.contains("Shrunk counterexample"), message)
+        XCTAssertTrue(message.contains("1000"), message)
+    }
+
+    func testThrowingAndPropertyFormsReportAtCallerLine() {
+        let expectedLines = [#line + 2, #line + 6]
+        let failures = capturing {
+            XCTAssertProperty(
+                Gen.string(from: .asciiLetters), name: "throwing", configuration: seeded, verifying: { text in
+                    try require(text.count < 2, "\(text) is too long")
+                })
+            XCTAssertProperty(StackMachine().property(name: "stack"), configuration: seeded)
+        }
+        XCTAssertEqual(failures.map(\.line), expectedLines)
+        XCTAssertTrue(failures.first?.message.contains("\"aa\"") ?? false, failures.first?.message ?? "")
+        XCTAssertTrue(failures.last?.message.contains("[push(0), push(1), pop]") ?? false, failures.last?.message ?? "")
+    }
+
+    func testPassingPropertyRecordsNothing() {
+        let failures = capturing {
+            XCTAssertProperty(Gen.int(in: 0...10), configuration: seeded) { $0 <= 10 }
+        }
+        XCTAssertEqual(failures.count, 0)
+    }
+}
+
+/// A stack with a planted bug: popping when it holds exactly two elements returns the bottom one.
+struct BuggyStack {
+    private var storage: [Int] = []
+    var count: Int { storage.count }
+
+    mutating func push(_ value: Int) { storage.append(value) }
+
+    mutating func pop() -> Int? {
+        if storage.count == 2 { return storage.remove(at: 0) }
+        return storage.popLast()
+    }
+}
+
+struct StackMachine: StateMachine {
+    enum Action: Hashable, Sendable, CustomStringConvertible {
+        case push(Int)
+        case pop
+
+        var description: String {
+            switch self {
+            case .push(let value): "push(\(value))"
+            case .pop: "pop"
+            }
+        }
+    }
+
+    func initialModel() -> [Int] { [] }
+    func makeSystem() -> BuggyStack { BuggyStack() }
+
+    func actions(for model: [Int]) -> Gen<Action> {
+        let push = Gen.int(in: 0...9).map(Action.push)
+        return model.isEmpty ? push : .oneOf(push, .constant(.pop))
+    }
+
+    func apply(_ action: Action, to model: inout [Int]) {
+        switch action {
+        case .push(let value): model.append(value)
+        case .pop: model.removeLast()
+        }
+    }
+
+    func run(_ action: Action, on system: inout BuggyStack, model: [Int]) throws {
+        if case .push(let value) = action { return system.push(value) }
+        let popped = system.pop()
+        try require(popped == model.last, "pop returned \(String(describing: popped)), expected \(String(describing: model.last))")
+    }
+}

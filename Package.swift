@@ -59,10 +59,16 @@ let package = Package(
         .testTarget(name: "PetSpotFlowGeneratorsTests", dependencies: ["PetSpotFlowGenerators", "PetSpotGenerators", "PetSpotModel"]),
         .testTarget(name: "PetSpotGeneratorsTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
         .testTarget(name: "PetSpotGeneratorsXCTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
-        .testTarget(name: "PetSpotHTTPTests", dependencies: ["PetSpotHTTP"]),
+        .testTarget(
+            name: "PetSpotHTTPTests",
+            dependencies: ["PetSpotHTTP", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators"]
+        ),
         .testTarget(
             name: "PetSpotMockBackendTests",
-            dependencies: ["PetSpotMockBackend", "PetSpotHTTP", "PetSpotJSON", "PetSpotContractKit"]
+            dependencies: [
+                "PetSpotMockBackend", "PetSpotHTTP", "PetSpotJSON", "PetSpotContractKit", "PetSpotGenerators",
+                "PetSpotPropertyTesting", "PetSpotFlowGenerators",
+            ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
     ],

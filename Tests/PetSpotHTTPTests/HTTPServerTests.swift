@@ -1,4 +1,7 @@
 import Foundation
+import PetSpotFlowGenerators
+import PetSpotGenerators
+import PetSpotPropertyTesting
 import Testing
 @testable import PetSpotHTTP
 
@@ -10,18 +13,6 @@ private func makeEchoServer(_ configuration: HTTPServer.Configuration = HTTPServ
                             body: Array("\(request.method) \(request.path) \(request.body.count)".utf8))
     }
     return (server, try server.start())
-}
-
-/// SplitMix64, for reproducible hostile inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Suite("HTTPServer over loopback", .serialized)
@@ -97,66 +88,36 @@ struct HTTPServerTests {
         #expect(server.openConnectionCount == 0)
     }
 
-    /// Hostile inputs: random bytes, mutated valid requests, truncations, oversized parts.
-    static func hostileInput(_ random: inout SplitMix64) -> [UInt8] {
-        let valid = Array("POST /api/v1/announcements?a=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}".utf8)
-        let chunked = Array("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n".utf8)
-        switch random.next() % 7 {
-        case 0:
-            return (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        case 1, 2:
-            var bytes = random.next() % 2 == 0 ? valid : chunked
-            for _ in 0..<(1 + random.next() % 4) {
-                let position = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 4 {
-                case 0: bytes[position] = UInt8(truncatingIfNeeded: random.next())
-                case 1: bytes.remove(at: position)
-                case 2: bytes.insert([0x0D, 0x0A, 0x00, 0xFF, 0x20, 0x3A][Int(random.next() % 6)], at: position)
-                default: bytes.insert(contentsOf: bytes[position...].prefix(10), at: position)
-                }
-            }
-            return bytes
-        case 3:
-            return Array(valid.prefix(Int(random.next() % UInt64(valid.count))))
-        case 4:
-            return Array("GET /\(String(repeating: "a", count: 17_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        case 5:
-            var bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Bad: ".utf8)
-            bytes += (0..<8).map { _ in UInt8(0x80 + random.next() % 0x80) }
-            return bytes + Array("\r\n\r\n".utf8)
-        default:
-            return Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(random.next() % 100_000_000_000)\r\n\r\nshort".utf8)
-        }
-    }
+    static let validRequests = [
+        Array("POST /api/v1/announcements?a=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}".utf8),
+        Array("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n".utf8),
+    ]
 
     @Test("thousands of hostile inputs get a response or a closed connection, never a crash or a hang")
     func robustness() throws {
         let (server, port) = try makeEchoServer(HTTPServer.Configuration(
             limits: HTTPParserLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 1024 * 1024), requestTimeout: 0.3, idleTimeout: 0.3))
         defer { server.stop() }
-        var random = SplitMix64(state: 20_251_121)
-        var statuses: [Int: Int] = [:]
-        for round in 0..<3000 {
-            let input = HTTPServerTests.hostileInput(&random)
-            let connection = try RawHTTPConnection(port: port, timeout: 3)
-            try? connection.write(input)
-            // Most clients then end their stream; one in 40 stays silent so the timeout path runs too.
-            if round % 40 != 0 { connection.finishWriting() }
-            var answered: HTTPResponse? = nil
-            do {
-                answered = try connection.readResponse()
-            } catch {
-                Issue.record("no answer and no close within the timeout for \(String(decoding: input.prefix(80), as: UTF8.self).debugDescription): \(error)")
-            }
-            if let answered {
-                statuses[answered.status, default: 0] += 1
-                #expect(answered.status == 200 || (400..<600).contains(answered.status))
-            } else {
-                statuses[0, default: 0] += 1
-            }
-            connection.close()
-        }
-        #expect(statuses.keys.contains(400) && statuses.keys.contains(408))
+        // Most clients end their stream after writing; one in 40 stays silent so the timeout path runs too.
+        let inputs = PetSpotGenerators.zip(HostileHTTPInput.bytes(around: Self.validRequests), Gen.bool(probability: 0.025))
+        propertyCheck(
+            inputs, configuration: PropertyConfiguration(cases: 3000),
+            coverage: [CoverageRequirement("answered 400", atLeast: 10), CoverageRequirement("answered 408", atLeast: 0.5)],
+            verifying: { input, staysSilent in
+                let connection = try RawHTTPConnection(port: port, timeout: 3)
+                defer { connection.close() }
+                try? connection.write(input.bytes)
+                if !staysSilent { connection.finishWriting() }
+                let answered: HTTPResponse?
+                do {
+                    answered = try connection.readResponse()
+                } catch {
+                    throw RequirementFailure("no answer and no close within the timeout: \(error)")
+                }
+                guard let answered else { return label("closed without an answer") }
+                label("answered \(answered.status)")
+                try require(answered.status == 200 || (400..<600).contains(answered.status), "answered \(answered.status)")
+            })
         // Still healthy afterwards.
         let check = try RawHTTPConnection(port: port)
         #expect(try check.send(HTTPRequest(method: "GET", target: "/ok"))?.status == 200)

@@ -2,11 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PetSpotContractKit
+import PetSpotFlowGenerators
+import PetSpotGenerators
 import PetSpotHTTP
 import PetSpotJSON
+import PetSpotPropertyTesting
 import Testing
 @testable import PetSpotMockBackend
-import PetSpotContractKit
 
 @Suite("The mock over HTTP on 127.0.0.1", .serialized)
 struct MockHTTPServerTests {
@@ -165,30 +168,28 @@ struct MockHTTPServerTests {
     func hostileBytes() throws {
         let (server, port) = try startServer(MockServerOptions(requestTimeout: 0.3, idleTimeout: 0.3))
         defer { server.stop() }
-        var random = SplitMix64(state: 77)
-        for round in 0..<1500 {
-            var bytes: [UInt8]
-            if round % 2 == 0 {
-                bytes = (0..<Int(random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            } else {
-                var body = JSONValue.object(createBody()).serializedBytes()
-                for _ in 0..<(1 + random.next() % 3) where !body.isEmpty {
-                    body[Int(random.next() % UInt64(body.count))] = UInt8(truncatingIfNeeded: random.next())
+        let validCreate = RawHTTPConnection.serialize(createRequest(raw: JSONValue.object(createBody()).serializedBytes()), host: "x")
+        propertyCheck(
+            HostileHTTPInput.bytes(around: [validCreate]), configuration: PropertyConfiguration(cases: 1500),
+            coverage: [CoverageRequirement("answered 400", atLeast: 10)],
+            verifying: { bytes in
+                let connection = try RawHTTPConnection(port: port, timeout: 3)
+                defer { connection.close() }
+                try? connection.write(bytes.bytes)
+                connection.finishWriting()
+                let response: HTTPResponse?
+                do {
+                    response = try connection.readResponse()
+                } catch {
+                    throw RequirementFailure("no answer and no close: \(error)")
                 }
-                bytes = RawHTTPConnection.serialize(createRequest(raw: body), host: "x")
-            }
-            let connection = try RawHTTPConnection(port: port, timeout: 3)
-            try? connection.write(bytes)
-            connection.finishWriting()
-            do {
-                if let response = try connection.readResponse() {
-                    #expect(response.status == 201 || (400..<500).contains(response.status), "\(response.status) \(response.bodyText)")
-                    if response.status != 201 { #expect(json(response)["error"]?["code"]?.stringValue != nil) }
+                guard let response else { return label("closed without an answer") }
+                label("answered \(response.status)")
+                try require(response.status == 201 || (400..<500).contains(response.status), "\(response.status) \(response.bodyText)")
+                if response.status != 201 {
+                    try require(json(response)["error"]?["code"]?.stringValue != nil, "a \(response.status) without an error envelope")
                 }
-            } catch {
-                Issue.record("no answer and no close: \(error)")
-            }
-        }
+            })
         #expect(try RawHTTPConnection(port: port).send(HTTPRequest(method: "GET", target: "/api/health"))?.status == 200)
     }
 }
@@ -224,14 +225,3 @@ final class ConcurrentResults: @unchecked Sendable {
     }
 }
 
-/// SplitMix64, for reproducible hostile inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -45,7 +45,7 @@ let package = Package(
         // Strict-schema mock backend: in-process handler and HTTP server on loopback.
         .target(
             name: "PetSpotMockBackend",
-            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit"]
+            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotModel"]
         ),
 
         .testTarget(

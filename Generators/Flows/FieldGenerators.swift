@@ -154,21 +154,26 @@ public enum FieldGenerators {
 
     // MARK: Photo
 
-    /// A photo attachment (metadata only; see ``PhotoContents``): PNG or JPEG from 1 byte to
-    /// 10 MB; hostile adds none, empty files, 10 MB + 1, other types and odd spellings of the
-    /// MIME type.
+    /// The smallest complete PNG file (a 1×1 image), in bytes: valid photos are at least this
+    /// big, so that their contents can be a real image (see ``PhotoContents``).
+    public static let smallestImageBytes = 67
+
+    /// A photo attachment (metadata only; see ``PhotoContents``): PNG or JPEG from the smallest
+    /// real image to 10 MB; hostile adds none, empty and tiny files (a declared PNG of 1 byte,
+    /// which the app's rule accepts and the backend's magic-byte check refuses), 10 MB + 1,
+    /// other types and odd spellings of the MIME type.
     public static func photo(_ mood: InputMood) -> Gen<PhotoAttachment?> {
         let maxBytes = PhotoRule().maxBytes
         let size = Gen.frequency(
-            (6, Gen.int(in: 1...4096)),
-            (2, Gen.int(in: 1...maxBytes)),
-            (1, Gen<Int>.element(of: [1, maxBytes - 1, maxBytes])))
+            (6, Gen.int(in: smallestImageBytes...4096)),
+            (2, Gen.int(in: smallestImageBytes...maxBytes)),
+            (1, Gen<Int>.element(of: [smallestImageBytes, maxBytes - 1, maxBytes])))
         let validType = Gen<String>.element(of: ["image/jpeg", "image/png", "IMAGE/PNG", "image/JPEG"])
         let valid = PetSpotGenerators.zip(validType, size).map { type, size in
             PhotoAttachment(fileName: type.lowercased().hasSuffix("png") ? "pet.png" : "pet.jpg", mimeType: type, byteCount: size)
         }
         guard mood == .hostile else { return valid.map(Optional.some) }
-        let badSize = Gen<Int>.element(of: [0, maxBytes + 1, 20 * 1024 * 1024])
+        let badSize = Gen<Int>.element(of: [0, 1, 2, 7, maxBytes + 1, 20 * 1024 * 1024])
         let anyType = Gen<String>.element(of: [
             "image/jpeg", "image/png", "image/gif", "image/heic", "image/webp", "application/pdf", "", "image/jpg", "image/png ",
         ])

@@ -76,6 +76,11 @@ public enum FlowGenerators {
 
 /// Bytes for a photo attachment known by its metadata: the magic bytes of its declared type
 /// (PNG or JPEG; anything else gets bytes that are no image), padded to its size.
+///
+/// The backend recognises an image by its magic bytes, so a declared PNG shorter than the
+/// 8-byte signature is no image to it, although the app's rule (type and size only) accepts
+/// it: the valid generators never make photos smaller than
+/// ``FieldGenerators/smallestImageBytes``.
 public enum PhotoContents {
     /// `photo` with ``PhotoAttachment/contents`` filled in, `byteCount` bytes long.
     public static func materialized(_ photo: PhotoAttachment) -> PhotoAttachment {

@@ -40,19 +40,23 @@ public enum FieldGenerators {
             (1, Gen.padded(valid, with: HostileCharacters.invisibles)))
     }
 
-    /// A phone of `digitCount` ASCII digits, formatted with separators people type.
+    /// A phone of `digitCount` ASCII digits, formatted with separators people type: an
+    /// optional leading `+`, and now and then a space, hyphen, dot or bracket between digits.
     static func phoneWithDigits(_ digitCount: ClosedRange<Int>) -> Gen<String> {
-        let separator = Gen<String>.frequency((6, .constant("")), (3, .element(of: [" ", "-", ".", "(", ")", ") "])))
-        let digits = Gen.string(from: .asciiDigits, length: digitCount)
-        return PetSpotGenerators.zip(Gen.bool(probability: 0.3), digits).flatMap { plus, digits in
-            separator.array(count: digits.count...digits.count).map { separators in
-                var text = plus ? "+" : ""
-                for (digit, separatorBefore) in zip(digits, separators) {
-                    if text.contains(where: \.isNumber) { text += separatorBefore }
-                    text.append(digit)
+        let count = Gen.int(in: digitCount)
+        let separators: [String] = [" ", "-", ".", "(", ")", ") "]
+        let separatorBytes = separators.map { Array($0.utf8) }
+        return Gen { testCase in
+            var text: [UInt8] = try testCase.weighted(0.3) ? [UInt8(ascii: "+")] : []
+            let digits = try count.draw(testCase)
+            text.reserveCapacity(digits * 2 + 1)
+            for position in 0..<digits {
+                if position > 0, try testCase.weighted(0.25) {
+                    text += separatorBytes[Int(try testCase.choice(upTo: UInt64(separators.count - 1)))]
                 }
-                return text
+                text.append(UInt8(ascii: "0") + UInt8(try testCase.choice(upTo: 9)))
             }
+            return String(decoding: text, as: UTF8.self)
         }
     }
 
@@ -96,8 +100,10 @@ public enum FieldGenerators {
     public static func coordinate(_ axis: CoordinateRule.Axis, _ mood: InputMood) -> Gen<String> {
         let limit = axis.limit
         let value = Gen.double(in: -limit...limit)
-        let fixed = PetSpotGenerators.zip(value, Gen.int(in: 0...6)).map { value, places in
-            String(format: "%.\(places)f", value)
+        // Fixed-point spellings from whole millionths, formatted without Foundation.
+        let micros = Gen.int(in: -Int(limit) * 1_000_000...Int(limit) * 1_000_000)
+        let fixed = PetSpotGenerators.zip(micros, Gen.int(in: 0...6)).map { micros, places in
+            fixedPoint(micros, places: places)
         }
         let shortest = value.map { "\($0)" }
         let exponent = Gen.int(in: -Int(limit)...Int(limit)).map { "\(Double($0) / 10)e1" }
@@ -112,6 +118,17 @@ public enum FieldGenerators {
             "١٢.٥", "５２.２", "1e400", "½",
         ])
         return Gen.frequency((5, valid), (1, Gen.padded(fixed, with: HostileCharacters.invisibles)), (2, bounds), (2, notNumbers), (1, Gen.sprinkled(.asciiDigits + ".-e", length: 0...10)))
+    }
+
+    /// `micros` millionths written with `places` decimals (truncated), e.g. `52.229700`.
+    static func fixedPoint(_ micros: Int, places: Int) -> String {
+        let magnitude = micros.magnitude
+        let whole = magnitude / 1_000_000
+        let sign = micros < 0 ? "-" : ""
+        guard places > 0 else { return sign + String(whole) }
+        var fraction = String(magnitude % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        return sign + String(whole) + "." + fraction.prefix(places)
     }
 
     // MARK: Age
@@ -134,7 +151,7 @@ public enum FieldGenerators {
     /// cap.
     public static func freeText(_ mood: InputMood, cap: Int?) -> Gen<String?> {
         let words: CharacterClass = .asciiLetters + " " + HostileCharacters.internationalLetters
-        let realistic = Gen.string(from: words, length: 0...40)
+        let realistic = Gen.string(from: words, length: 0...24)
         let valid = Gen.frequency((4, realistic.map(Optional.some)), (1, .constant(nil)))
         guard mood == .hostile else { return valid }
         var alternatives: [(weight: Int, gen: Gen<String?>)] = [
@@ -201,13 +218,20 @@ public enum FieldGenerators {
     /// The date picked, relative to `today` in the user's zone: today or earlier (often today,
     /// yesterday); hostile adds tomorrow, far futures and no date.
     public static func date(_ mood: InputMood, today: CalendarDate) -> Gen<CalendarDate?> {
+        daysAfterToday(mood).map { $0.map(today.adding(days:)) }
+    }
+
+    /// The picked date as days after the user's today (0 today, negative in the past); `nil`
+    /// when none is picked. Drawing offsets rather than dates lets one generator serve every
+    /// context.
+    public static func daysAfterToday(_ mood: InputMood) -> Gen<Int?> {
         let past = Gen.frequency(
             (3, Gen<Int>.element(of: [0, 1])),
             (2, Gen.int(in: 0...30)),
             (1, Gen.int(in: 0...3650)))
-            .map { today.adding(days: -$0) }
+            .map { -$0 }
         guard mood == .hostile else { return past.map(Optional.some) }
-        let future = Gen<Int>.element(of: [1, 2, 365]).map { today.adding(days: $0) }
+        let future = Gen<Int>.element(of: [1, 2, 365])
         return Gen.frequency((5, past.map(Optional.some)), (2, future.map(Optional.some)), (1, .constant(nil)))
     }
 }

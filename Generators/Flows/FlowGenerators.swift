@@ -20,56 +20,132 @@ public enum FlowGenerators {
     /// A user's zone and a submission instant near `reference`, biased to wall-clock times
     /// around midnight in that zone.
     public static func context(around reference: Date = referenceInstant) -> Gen<ReportContext> {
-        let perZone = timeZones.map { zone in
-            Gen.date(in: zone, around: reference, dayOffsets: -400...400).map { ReportContext(timeZone: zone, now: $0) }
+        if reference == referenceInstant { return defaultContexts }
+        return contexts(around: reference)
+    }
+
+    static let defaultContexts = contexts(around: referenceInstant)
+
+    /// A zone, then a wall-clock day (within 400 days of `reference`'s day) and a second of
+    /// that day, biased to the seconds around midnight, resolved to the instant without
+    /// `Calendar` (which costs more than the rest of a case).
+    static func contexts(around reference: Date) -> Gen<ReportContext> {
+        let zones = timeZones
+        let zone = Gen<Int>.int(in: 0...(zones.count - 1))
+        let dayOffset = Gen.int(in: -400...400)
+        let nearMidnight = Gen.frequency(
+            (1, Gen<Int>.element(of: [0, 1, 86_399, 86_398, 43_200])),
+            (1, Gen.int(in: 0...1800)), (1, Gen.int(in: 84_600...86_399)),
+            (2, Gen.int(in: 0...86_399)))
+        let referenceDays = Int((reference.timeIntervalSince1970 / 86_400).rounded(.down))
+        return Gen { testCase in
+            let timeZone = zones[try zone.draw(testCase)]
+            let localDay = referenceDays + (try dayOffset.draw(testCase))
+            let second = try nearMidnight.draw(testCase)
+            // The UTC offset at that wall time: one correction step handles DST changes.
+            let guess = Date(timeIntervalSince1970: Double(localDay * 86_400 + second))
+            let offset = timeZone.secondsFromGMT(for: guess.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess))))
+            return ReportContext(timeZone: timeZone, now: guess.addingTimeInterval(-Double(offset)))
         }
-        return .oneOf(perZone)
     }
 
     /// Raw inputs for `flow` in `mood`, for a user whose clock shows `context`.
     ///
     /// Fields of the other flow are left empty.
     public static func inputs(_ flow: ReportFlowKind, _ mood: InputMood, context: ReportContext) -> Gen<ReportInputs> {
-        let missing = flow == .missing
-        let texts = zip(
-            FieldGenerators.chipNumber(mood).optional(nilProbability: 0.2),
-            FieldGenerators.freeText(mood, cap: nil),  // breed
-            FieldGenerators.freeText(mood, cap: TextLimit.description.maxCharacters),
-            missing ? FieldGenerators.freeText(mood, cap: nil) : .constant(nil),  // pet name
-            missing ? FieldGenerators.age(mood) : .constant(nil),
-            missing ? FieldGenerators.freeText(mood, cap: TextLimit.reward.maxCharacters) : .constant(nil))
-        let contact = zip(
-            FieldGenerators.phone(mood),
-            FieldGenerators.email(mood),
-            missing ? .constant(nil) : FieldGenerators.phone(mood == .valid ? .valid : .hostile).optional(nilProbability: 0.5),
-            missing ? .constant(nil) : FieldGenerators.freeText(mood, cap: TextLimit.currentAddress.maxCharacters))
-        let place = zip(
-            FieldGenerators.coordinate(.latitude, mood),
-            FieldGenerators.coordinate(.longitude, mood),
-            FieldGenerators.date(mood, today: context.today),
-            FieldGenerators.species(mood),
-            FieldGenerators.sex(mood),
-            FieldGenerators.photo(mood))
-        return zip(texts, contact, place).map { texts, contact, place in
-            var inputs = ReportInputs()
-            (inputs.chipNumber, inputs.breed, inputs.description, inputs.petName, inputs.age, inputs.reward) = texts
-            (inputs.phone, inputs.email, inputs.caregiverPhone, inputs.currentAddress) = (contact.0, contact.1, contact.2, contact.3)
-            (inputs.latitude, inputs.longitude, inputs.lastSeenDate, inputs.species, inputs.sex, inputs.photo) = place
-            return inputs
-        }
+        let today = context.today
+        return inputTemplates[InputTemplateKey(flow: flow, mood: mood)]!.map { $0.inputs(today: today) }
     }
 
     /// A whole case: either flow, a context, and inputs in `mood`.
     public static func flowCase(_ mood: InputMood) -> Gen<FlowCase> {
-        zip(flow, context()).flatMap { flow, context in
-            inputs(flow, mood, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
+        let missing = inputTemplates[InputTemplateKey(flow: .missing, mood: mood)]!
+        let found = inputTemplates[InputTemplateKey(flow: .found, mood: mood)]!
+        let contexts = context()
+        return Gen { testCase in
+            let flow = try flow.draw(testCase)
+            let context = try contexts.draw(testCase)
+            let template = try (flow == .missing ? missing : found).draw(testCase)
+            return FlowCase(flow: flow, inputs: template.inputs(today: context.today), context: context)
         }
     }
 
     /// A case of one given flow.
     public static func flowCase(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<FlowCase> {
-        context().flatMap { context in
-            inputs(flow, mood, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
+        let template = inputTemplates[InputTemplateKey(flow: flow, mood: mood)]!
+        return PetSpotGenerators.zip(context(), template).map { context, template in
+            FlowCase(flow: flow, inputs: template.inputs(today: context.today), context: context)
+        }
+    }
+
+    /// Inputs whose date is still relative to the user's today.
+    struct InputTemplate: Sendable {
+        var inputs: ReportInputs
+        var daysAfterToday: Int?
+
+        func inputs(today: CalendarDate) -> ReportInputs {
+            var result = inputs
+            result.lastSeenDate = daysAfterToday.map(today.adding(days:))
+            return result
+        }
+    }
+
+    struct InputTemplateKey: Hashable, Sendable {
+        let flow: ReportFlowKind
+        let mood: InputMood
+    }
+
+    /// The input generators, built once: building a generator costs far more than drawing.
+    static let inputTemplates: [InputTemplateKey: Gen<InputTemplate>] = {
+        var templates: [InputTemplateKey: Gen<InputTemplate>] = [:]
+        for flow in ReportFlowKind.allCases {
+            for mood in InputMood.allCases {
+                templates[InputTemplateKey(flow: flow, mood: mood)] = inputTemplate(flow, mood)
+            }
+        }
+        return templates
+    }()
+
+    static func inputTemplate(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<InputTemplate> {
+        let missing = flow == .missing
+        let none = Gen<String?>.constant(nil)
+        let chipNumber = FieldGenerators.chipNumber(mood).optional(nilProbability: 0.2)
+        let breed = FieldGenerators.freeText(mood, cap: nil)
+        let description = FieldGenerators.freeText(mood, cap: TextLimit.description.maxCharacters)
+        let petName = missing ? FieldGenerators.freeText(mood, cap: nil) : none
+        let age = missing ? FieldGenerators.age(mood) : none
+        let reward = missing ? FieldGenerators.freeText(mood, cap: TextLimit.reward.maxCharacters) : none
+        let phone = FieldGenerators.phone(mood)
+        let email = FieldGenerators.email(mood)
+        let caregiverPhone = missing ? none : FieldGenerators.phone(mood).optional(nilProbability: 0.5)
+        let currentAddress = missing ? none : FieldGenerators.freeText(mood, cap: TextLimit.currentAddress.maxCharacters)
+        let latitude = FieldGenerators.coordinate(.latitude, mood)
+        let longitude = FieldGenerators.coordinate(.longitude, mood)
+        let daysAfterToday = FieldGenerators.daysAfterToday(mood)
+        let species = FieldGenerators.species(mood)
+        let sex = FieldGenerators.sex(mood)
+        let photo = FieldGenerators.photo(mood)
+        // One closure drawing every field in a fixed order: cheaper than nested zips, and the
+        // choice sequence (so shrinking) is the same shape.
+        return Gen { testCase in
+            var inputs = ReportInputs()
+            inputs.chipNumber = try chipNumber.draw(testCase)
+            inputs.breed = try breed.draw(testCase)
+            inputs.description = try description.draw(testCase)
+            inputs.petName = try petName.draw(testCase)
+            inputs.age = try age.draw(testCase)
+            inputs.reward = try reward.draw(testCase)
+            inputs.phone = try phone.draw(testCase)
+            inputs.email = try email.draw(testCase)
+            inputs.caregiverPhone = try caregiverPhone.draw(testCase)
+            inputs.currentAddress = try currentAddress.draw(testCase)
+            inputs.latitude = try latitude.draw(testCase)
+            inputs.longitude = try longitude.draw(testCase)
+            let days = try daysAfterToday.draw(testCase)
+            inputs.species = try species.draw(testCase)
+            inputs.sex = try sex.draw(testCase)
+            inputs.photo = try photo.draw(testCase)
+            return InputTemplate(inputs: inputs, daysAfterToday: days)
         }
     }
 }

@@ -33,7 +33,7 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
         var text = "\(value)"
         if text.hasSuffix(".0") { text.removeLast(2) }
-        self.init(validatedLiteral: text)!
+        self.init(validatedLiteral: text, doubleValue: value)!
     }
 
     /// Parses a number spelled by JSON's grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`);
@@ -44,44 +44,44 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// Builds the decimal from text already known to match JSON's number grammar.
-    package init?(validatedLiteral text: String) {
+    package init?(validatedLiteral text: String, doubleValue knownDouble: Double? = nil) {
         var negative = false
         var digits: [UInt8] = []
+        digits.reserveCapacity(text.utf8.count)
         var pointOffset = 0
         var seenPoint = false
+        var inExponent = false
+        var exponentNegative = false
         var exponentValue = 0
-        var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") {
-            negative = true
-            bytes = bytes.dropFirst()
-        }
-        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: ".") {
-                seenPoint = true
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"):
+                if inExponent { exponentNegative = true } else { negative = true }
+            case UInt8(ascii: "+"):
                 continue
+            case UInt8(ascii: "."):
+                seenPoint = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                inExponent = true
+            default:
+                let digit = byte &- UInt8(ascii: "0")
+                if inExponent {
+                    exponentValue = exponentValue * 10 + Int(digit)
+                    if exponentValue > 1_000_000_000 { return nil }
+                } else {
+                    digits.append(digit)
+                    if seenPoint { pointOffset -= 1 }
+                }
             }
-            digits.append(byte &- UInt8(ascii: "0"))
-            if seenPoint { pointOffset -= 1 }
         }
-        if !bytes.isEmpty {
-            bytes = bytes.dropFirst()
-            var exponentNegative = false
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
-                exponentNegative = bytes.first == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
-            for byte in bytes {
-                exponentValue = exponentValue * 10 + Int(byte &- UInt8(ascii: "0"))
-                if exponentValue > 1_000_000_000 { return nil }
-            }
-            if exponentNegative { exponentValue = -exponentValue }
-        }
-        let firstSignificant = digits.firstIndex { $0 != 0 } ?? digits.endIndex
-        let lastSignificant = digits.lastIndex { $0 != 0 }
-        if let lastSignificant {
+        if exponentNegative { exponentValue = -exponentValue }
+        if let lastSignificant = digits.lastIndex(where: { $0 != 0 }) {
+            let firstSignificant = digits.firstIndex { $0 != 0 } ?? 0
             self.exponent = exponentValue + pointOffset + (digits.count - 1 - lastSignificant)
-            self.digits = Array(digits[firstSignificant...lastSignificant])
+            if firstSignificant > 0 || lastSignificant < digits.count - 1 {
+                digits = Array(digits[firstSignificant...lastSignificant])
+            }
+            self.digits = digits
             self.isNegative = negative
         } else {
             self.exponent = 0
@@ -89,7 +89,7 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
             self.isNegative = false
         }
         self.literal = text
-        self.doubleValue = Double(text) ?? (negative ? -.infinity : .infinity)
+        self.doubleValue = knownDouble ?? Double(text) ?? (negative ? -.infinity : .infinity)
     }
 
     /// Whether the value is a whole number (`1`, `1.0`, `1e2`, `-0`).

@@ -38,11 +38,17 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// `YYYY-MM-DD`, zero-padded.
     public var isoString: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        var bytes: [UInt8] = [0, 0, 0, 0, 0x2D, 0, 0, 0x2D, 0, 0]
+        var value = year
+        for index in stride(from: 3, through: 0, by: -1) {
+            bytes[index] = UInt8(0x30 + value % 10)
+            value /= 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        bytes[5] = UInt8(0x30 + month / 10)
+        bytes[6] = UInt8(0x30 + month % 10)
+        bytes[8] = UInt8(0x30 + day / 10)
+        bytes[9] = UInt8(0x30 + day % 10)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { isoString }

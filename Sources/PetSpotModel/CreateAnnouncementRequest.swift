@@ -64,12 +64,30 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
             let invalid = form.invalidFields(on: step, context: context)
             if !invalid.isEmpty { throw ReportValidationError(step: step, fields: invalid) }
         }
+        try self.init(validatedFlow: flow, form: form)
+    }
+
+    /// The payload of a form whose every step has been validated (the wizard's submission).
+    ///
+    /// - Throws: ``ReportValidationError`` naming the first step and field that turn out invalid
+    ///   after all (a form that was not validated); never crashes.
+    init(validatedFlow flow: ReportFlowKind, form: ReportForm) throws(ReportValidationError) {
+        let coordinates = CoordinateRule()
         guard let species = form.species, let sex = form.sex, let date = form.lastSeenDate,
-            let latitude = CoordinateRule().validValue(form.latitude, axis: .latitude),
-            let longitude = CoordinateRule().validValue(form.longitude, axis: .longitude)
+            let latitude = coordinates.validValue(form.latitude, axis: .latitude),
+            let longitude = coordinates.validValue(form.longitude, axis: .longitude)
         else {
-            // Unreachable after the step checks above; kept as an error rather than a crash.
-            throw ReportValidationError(step: flow.steps[0], fields: [])
+            let step = flow.steps.first { $0.fields.contains(.latitude) } ?? flow.steps[0]
+            let missing = [ReportField.lastSeenDate, .species, .sex, .latitude, .longitude].filter { field in
+                switch field {
+                case .lastSeenDate: form.lastSeenDate == nil
+                case .species: form.species == nil
+                case .sex: form.sex == nil
+                case .latitude: coordinates.validValue(form.latitude, axis: .latitude) == nil
+                default: coordinates.validValue(form.longitude, axis: .longitude) == nil
+                }
+            }
+            throw ReportValidationError(step: step, fields: missing)
         }
         self.species = species.rawValue
         self.sex = sex.rawValue

@@ -55,15 +55,23 @@ public enum ReportFlowKind: String, Sendable, CaseIterable, Hashable, Codable {
     /// The wizard's steps in order (the summary is not a step).
     public var steps: [ReportStep] {
         switch self {
-        case .missing: [.chipNumber, .photo, .description, .contactDetails]
-        case .found: [.photo, .petDetails, .contactInfo]
+        case .missing: Self.missingSteps
+        case .found: Self.foundSteps
         }
     }
 
     /// The fields a user can fill in this flow.
     public var fields: [ReportField] {
-        steps.flatMap(\.fields)
+        switch self {
+        case .missing: Self.missingFields
+        case .found: Self.foundFields
+        }
     }
+
+    private static let missingSteps: [ReportStep] = [.chipNumber, .photo, .description, .contactDetails]
+    private static let foundSteps: [ReportStep] = [.photo, .petDetails, .contactInfo]
+    private static let missingFields = missingSteps.flatMap(\.fields)
+    private static let foundFields = foundSteps.flatMap(\.fields)
 }
 
 /// One screen of a report wizard. Raw values are the step names of the adapter protocol.
@@ -76,16 +84,25 @@ public enum ReportStep: String, Sendable, CaseIterable, Hashable, Codable {
     /// The fields shown on this step, in screen order.
     public var fields: [ReportField] {
         switch self {
-        case .chipNumber: [.chipNumber]
-        case .photo: [.photo]
-        case .description:
-            [.lastSeenDate, .petName, .species, .breed, .sex, .age, .latitude, .longitude, .description]
-        case .contactDetails: [.phone, .email, .reward]
-        case .petDetails:
-            [.lastSeenDate, .chipNumber, .species, .breed, .sex, .latitude, .longitude, .description]
-        case .contactInfo: [.phone, .email, .caregiverPhone, .currentAddress]
+        case .chipNumber: Self.chipNumberFields
+        case .photo: Self.photoFields
+        case .description: Self.descriptionFields
+        case .contactDetails: Self.contactDetailsFields
+        case .petDetails: Self.petDetailsFields
+        case .contactInfo: Self.contactInfoFields
         }
     }
+
+    private static let chipNumberFields: [ReportField] = [.chipNumber]
+    private static let photoFields: [ReportField] = [.photo]
+    private static let descriptionFields: [ReportField] = [
+        .lastSeenDate, .petName, .species, .breed, .sex, .age, .latitude, .longitude, .description,
+    ]
+    private static let contactDetailsFields: [ReportField] = [.phone, .email, .reward]
+    private static let petDetailsFields: [ReportField] = [
+        .lastSeenDate, .chipNumber, .species, .breed, .sex, .latitude, .longitude, .description,
+    ]
+    private static let contactInfoFields: [ReportField] = [.phone, .email, .caregiverPhone, .currentAddress]
 }
 
 /// A field a user fills in. Raw values are the input keys of the adapter protocol, and the names

@@ -10,11 +10,16 @@ import Foundation
 public enum Trimming {
     /// Whether `scalar` is removed from the ends of a text.
     public static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || scalar == "\u{FEFF}"
+        if scalar.value < 0x80 { return scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace || scalar == "\u{FEFF}"
     }
 
     /// `text` without leading and trailing White_Space and U+FEFF.
     public static func trim(_ text: String) -> String {
+        // Common case: both ends are visible ASCII, nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isTrimmed($0) })!
@@ -67,7 +72,9 @@ public struct PhoneRule: Sendable {
 
     /// The kept text: the ASCII digits and `+` of `typed`, in order. This is what is sent.
     public func sanitized(_ typed: String) -> String {
-        String(String.UnicodeScalarView(typed.unicodeScalars.filter { $0.isASCIIDigit || $0 == "+" }))
+        // ASCII digits and '+' are single bytes, so filtering the UTF-8 keeps exactly them.
+        let kept = typed.utf8.filter { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") }
+        return kept.count == typed.utf8.count ? typed : String(decoding: kept, as: UTF8.self)
     }
 
     /// Whether the kept text of `typed` has 7 to 11 ASCII digits.
@@ -92,17 +99,19 @@ public struct EmailRule: Sendable {
 
     /// Whether the trimmed `typed` matches the pattern and the length cap.
     public func isValid(_ typed: String) -> Bool {
-        let bytes = Array(normalized(typed).utf8)
-        guard bytes.count <= maxLength, let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
-        let local = bytes[..<at]
-        let domain = bytes[(at + 1)...]
-        guard !local.isEmpty, local.allSatisfy(Self.isLocalByte) else { return false }
-        guard domain.allSatisfy(Self.isDomainByte), let lastDot = domain.lastIndex(of: UInt8(ascii: ".")) else {
-            return false
+        var address = normalized(typed)
+        return address.withUTF8 { bytes in
+            guard bytes.count <= maxLength, let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
+            let local = bytes[..<at]
+            let domain = bytes[(at + 1)...]
+            guard !local.isEmpty, local.allSatisfy(Self.isLocalByte) else { return false }
+            guard domain.allSatisfy(Self.isDomainByte), let lastDot = domain.lastIndex(of: UInt8(ascii: ".")) else {
+                return false
+            }
+            // `[A-Za-z0-9.-]+` before the final dot, `[A-Za-z]{2,}` after it.
+            let topLevel = domain[(lastDot + 1)...]
+            return lastDot > domain.startIndex && topLevel.count >= 2 && topLevel.allSatisfy(Self.isLetter)
         }
-        // `[A-Za-z0-9.-]+` before the final dot, `[A-Za-z]{2,}` after it.
-        let topLevel = domain[(lastDot + 1)...]
-        return lastDot > domain.startIndex && topLevel.count >= 2 && topLevel.allSatisfy(Self.isLetter)
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -141,8 +150,8 @@ public struct CoordinateRule: Sendable {
 
     /// The number `typed` spells, if it is a plain decimal number (after trimming) and finite.
     public func parse(_ typed: String) -> Double? {
-        let text = Trimming.trim(typed)
-        guard Self.isPlainDecimal(Array(text.utf8)), let value = Double(text), value.isFinite else { return nil }
+        var text = Trimming.trim(typed)
+        guard text.withUTF8(Self.isPlainDecimal), let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
@@ -152,7 +161,7 @@ public struct CoordinateRule: Sendable {
         return value
     }
 
-    static func isPlainDecimal(_ bytes: [UInt8]) -> Bool {
+    static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         func isDigit(_ i: Int) -> Bool { i < bytes.count && (0x30...0x39).contains(bytes[i]) }
         if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
@@ -219,6 +228,8 @@ public struct TextLimit: Sendable, Hashable {
 
     /// The text the field holds after `typed`: the text stops at the limit.
     public func capped(_ typed: String) -> String {
+        // Every Character takes at least one UTF-8 byte: short texts need no counting.
+        if typed.utf8.count <= maxCharacters { return typed }
         var count = 0
         var end = typed.startIndex
         while end < typed.endIndex && count < maxCharacters {
@@ -243,14 +254,15 @@ public struct PhotoRule: Sendable {
     /// The largest accepted photo: 10 × 1024 × 1024 bytes.
     public let maxBytes = 10 * 1024 * 1024
     /// Accepted MIME types (compared lower-cased).
-    public let acceptedTypes: Set<String> = ["image/png", "image/jpeg"]
+    public var acceptedTypes: Set<String> { Self.acceptedTypes }
+    private static let acceptedTypes: Set<String> = ["image/png", "image/jpeg"]
 
     public init() {}
 
     /// Whether `photo` may be submitted; `nil` (none attached) is not.
     public func isValid(_ photo: PhotoAttachment?) -> Bool {
         guard let photo else { return false }
-        return acceptedTypes.contains(photo.mimeType.lowercased()) && (1...maxBytes).contains(photo.byteCount)
+        return (1...maxBytes).contains(photo.byteCount) && Self.acceptedTypes.contains(photo.mimeType.lowercased())
     }
 }
 

@@ -105,6 +105,9 @@ public struct ReportForm: Sendable, Hashable {
 
     /// The fields of `step` that block Continue, in screen order; empty when the step is valid.
     public func invalidFields(on step: ReportStep, context: ReportContext) -> [ReportField] {
-        step.fields.filter { isInvalid($0, context: context) }
+        let fields = step.fields
+        // Most steps are valid: find the first invalid field before allocating a result.
+        guard let first = fields.firstIndex(where: { isInvalid($0, context: context) }) else { return [] }
+        return [fields[first]] + fields[(first + 1)...].filter { isInvalid($0, context: context) }
     }
 }

@@ -166,8 +166,10 @@ public struct ReportWizard: Sendable, Hashable {
 
     /// The alert's Try Again: dismisses it and submits again from the start (both requests).
     public mutating func tryAgainTapped(context: ReportContext) -> ContinueOutcome {
-        guard alert != nil else { return .ignored }
+        guard alert != nil, let step = currentStep else { return .ignored }
         alert = nil
+        invalidFields = form.invalidFields(on: step, context: context)
+        guard invalidFields.isEmpty else { return .blocked(fields: invalidFields) }
         return beginSubmission(context: context)
     }
 
@@ -185,9 +187,21 @@ public struct ReportWizard: Sendable, Hashable {
         return outcome
     }
 
+    /// Starts the submission of the last step, which the caller found valid.
+    ///
+    /// Earlier steps were valid when Continue left them, and their fields cannot change without
+    /// passing them again; only the date can turn invalid meanwhile (the clock or the zone
+    /// moved), so that one rule is checked again here before the payload is built.
     private mutating func beginSubmission(context: ReportContext) -> ContinueOutcome {
+        if form.isInvalid(.lastSeenDate, context: context),
+            let dateStep = flow.steps.first(where: { $0.fields.contains(.lastSeenDate) })
+        {
+            screen = .step(dateStep)
+            invalidFields = form.invalidFields(on: dateStep, context: context)
+            return .blocked(fields: invalidFields)
+        }
         do {
-            let payload = try CreateAnnouncementRequest(flow: flow, form: form, context: context)
+            let payload = try CreateAnnouncementRequest(validatedFlow: flow, form: form)
             submissionInFlight = payload
             return .submitting(payload)
         } catch {

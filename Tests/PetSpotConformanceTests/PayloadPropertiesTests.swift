@@ -69,12 +69,12 @@ struct PayloadPropertiesTests {
 
     @Test("every field carries exactly what was typed, filtered and trimmed as specified")
     func fieldFidelity() {
-        propertyCheck(
-            submittedCases, configuration: PropertyConfiguration(cases: 500),
+        let result = propertyCheck(
+            submittedCases, configuration: PropertyConfiguration(cases: 800),
             coverage: [
                 CoverageRequirement("chip typed with separators or extra digits", atLeast: 5),
                 CoverageRequirement("padded email", atLeast: 3),
-                CoverageRequirement("description capped", atLeast: 1),
+                CoverageRequirement("description capped", atLeast: 0.5),
             ],
             verifying: { flowCase, payload in
             let inputs = flowCase.inputs
@@ -113,6 +113,7 @@ struct PayloadPropertiesTests {
                 try require(payload["age"]?.numberValue?.intValue == Int(typedAge), "age \(String(describing: payload["age"])) from \(typedAge)")
             }
         })
+        if case .passed(let pass) = result { print(pass.labels) }
     }
 
     @Test("valid-by-construction reports are never blocked")
@@ -126,5 +127,23 @@ struct PayloadPropertiesTests {
                 throw RequirementFailure("valid report blocked at \(step.rawValue): \(fields.map(\.rawValue))")
             }
         })
+    }
+}
+
+/// The reference model's fast evaluation against a walk through the real wizard.
+@Suite("Reference model")
+struct ReferenceModelAgreementTests {
+    @Test("evaluating on the form and walking the wizard give the same outcome, valid and hostile")
+    func formAndWizardAgree() {
+        let cases = Gen<FlowCase>.frequency((1, FlowGenerators.flowCase(.valid)), (3, FlowGenerators.flowCase(.hostile)))
+        propertyCheck(
+            cases, configuration: PropertyConfiguration(cases: 500),
+            coverage: [CoverageRequirement("submitted", atLeast: 10), CoverageRequirement("blocked", atLeast: 10)],
+            verifying: { flowCase in
+                let direct = flowCase.referenceOutcome
+                if case .submitted = direct { label("submitted") } else { label("blocked") }
+                let walked = ReferenceModel.evaluateThroughWizard(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context)
+                try require(direct == walked, "on the form: \(direct); through the wizard: \(walked)")
+            })
     }
 }

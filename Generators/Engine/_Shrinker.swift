@@ -34,6 +34,7 @@ struct _Shrinker {
     private let stallLimit: Int
     private let deadline: ContinuousClock.Instant
     private var sinceImprovement = 0
+    private var cacheHits = 0
     private var cache: [_ChoiceKey: Bool] = [:]
     private var cachedChoices = 0
 
@@ -75,7 +76,12 @@ struct _Shrinker {
     @discardableResult
     mutating func consider(_ candidate: [UInt64]) -> Bool {
         if candidate == best { return true }
-        if let known = cache[_ChoiceKey(candidate)] { return known }
+        if let known = cache[_ChoiceKey(candidate)] {
+            // Cache hits are cheap but not free: they count toward the deadline too.
+            cacheHits += 1
+            if cacheHits & 1023 == 0 && ContinuousClock.now >= deadline { stopped = true }
+            return known
+        }
         if stopped { return false }
         attempts += 1
         sinceImprovement += 1
@@ -170,7 +176,10 @@ struct _Shrinker {
                     candidate.removeSubrange(start..<(start + size))
                     if !consider(candidate), start > 0, candidate[start - 1] > 0 {
                         candidate[start - 1] -= 1
-                        if consider(candidate) { start += 1 }
+                        // Retry this position only when `best` really improved: a failing
+                        // candidate that is not smaller (a cached hit) would repeat forever.
+                        let before = best
+                        if consider(candidate), best != before { start += 1 }
                     }
                 }
                 start -= 1

@@ -142,7 +142,8 @@ struct JSONByteParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [JSONObject.Element] = []
+        var keys: [String] = []
+        var values: [JSONValue] = []
         var seenKeys: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
@@ -166,20 +167,22 @@ struct JSONByteParser {
             let value = try parseValue()
             // Duplicate check: a scan for small objects, a set once they grow.
             var duplicateIndex: Int? = nil
-            if members.count < 16 {
-                duplicateIndex = members.firstIndex { $0.key == key }
+            if keys.count < 16 {
+                duplicateIndex = keys.firstIndex { $0.hasSameCodePoints(as: key) }
             } else {
-                if seenKeys == nil { seenKeys = Set(members.map(\.key)) }
-                if seenKeys!.contains(key) { duplicateIndex = members.firstIndex { $0.key == key } }
-                seenKeys!.insert(key)
+                if seenKeys == nil { seenKeys = Set(keys) }
+                // The set compares canonically; confirm a hit code point by code point.
+                if seenKeys?.contains(key) == true { duplicateIndex = keys.firstIndex { $0.hasSameCodePoints(as: key) } }
+                seenKeys?.insert(key)
             }
             if let duplicateIndex {
                 switch options.duplicateKeys {
                 case .reject: throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"")
-                case .keepLast: members[duplicateIndex].value = value
+                case .keepLast: values[duplicateIndex] = value
                 }
             } else {
-                members.append((key: key, value: value))
+                keys.append(key)
+                values.append(value)
             }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in object") }
@@ -190,7 +193,7 @@ struct JSONByteParser {
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return .object(JSONObject(uniqueMembers: members))
+                return .object(JSONObject(uniqueKeys: keys, values: values))
             }
             throw fail("expected ',' or '}' in object, found \(describeByte(index))")
         }

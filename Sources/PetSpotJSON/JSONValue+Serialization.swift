@@ -48,17 +48,19 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            var members = object.members
-            if options.contains(.sortedKeys) { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
-            for (position, member) in members.enumerated() {
+            var order = Array(object.keys.indices)
+            if options.contains(.sortedKeys) {
+                order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+            }
+            for (position, index) in order.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&output, options, indent + 1)
-                JSONValue.writeString(member.key, to: &output)
+                JSONValue.writeString(object.keys[index], to: &output)
                 output.append(UInt8(ascii: ":"))
                 if options.contains(.prettyPrinted) { output.append(UInt8(ascii: " ")) }
-                member.value.write(to: &output, options: options, indent: indent + 1)
+                object.values[index].write(to: &output, options: options, indent: indent + 1)
             }
-            if !members.isEmpty { JSONValue.newline(&output, options, indent) }
+            if !order.isEmpty { JSONValue.newline(&output, options, indent) }
             output.append(UInt8(ascii: "}"))
         }
     }

@@ -82,6 +82,33 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
+extension JSONValue {
+    /// JSON equality: numbers by value, strings by code points (not Swift's canonical
+    /// equivalence), arrays element-wise, objects by members regardless of order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.number(let left), .number(let right)): left == right
+        case (.string(let left), .string(let right)): left.hasSameCodePoints(as: right)
+        case (.array(let left), .array(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .number(let value): hasher.combine(2); hasher.combine(value)
+        case .string(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let value): hasher.combine(4); hasher.combine(value)
+        case .object(let value): hasher.combine(5); hasher.combine(value)
+        }
+    }
+}
+
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
@@ -101,58 +128,96 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 ///
 /// Keys are unique: setting an existing key replaces its value in place. Lookup is a linear scan,
 /// which beats hashing for the dozen-key objects this package handles. Equality and hashing
-/// ignore member order, as JSON equality does.
+/// ignore member order, as JSON equality does. Keys and values are stored as two parallel
+/// arrays (``keys``, ``values``): reading a key then never copies its value, which is what keeps
+/// the schema validator's member loops cheap.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     /// One member of an object.
     public typealias Element = (key: String, value: JSONValue)
 
-    /// The members in order.
-    public private(set) var members: [Element]
+    /// The keys in order.
+    public private(set) var keys: [String]
+    /// The values in order, parallel to ``keys``.
+    public private(set) var values: [JSONValue]
+
+    /// The members in order (built on each call: prefer ``keys``/``values`` in hot loops).
+    public var members: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(keys.count)
+        for index in keys.indices { result.append((key: keys[index], value: values[index])) }
+        return result
+    }
 
     /// An empty object.
-    public init() { members = [] }
+    public init() {
+        keys = []
+        values = []
+    }
 
     /// An object with these members, in this order; a repeated key keeps its last value at the
     /// position of its first occurrence.
     public init(_ members: [Element]) {
-        self.members = []
-        self.members.reserveCapacity(members.count)
+        keys = []
+        values = []
+        keys.reserveCapacity(members.count)
+        values.reserveCapacity(members.count)
         for member in members { self[member.key] = member.value }
     }
 
     /// Members exactly as given, without the uniqueness pass (for the parser, which already
     /// checked).
-    package init(uniqueMembers: [Element]) { members = uniqueMembers }
+    package init(uniqueMembers: [Element]) {
+        keys = uniqueMembers.map(\.key)
+        values = uniqueMembers.map(\.value)
+    }
 
-    public var startIndex: Int { members.startIndex }
-    public var endIndex: Int { members.endIndex }
-    public subscript(position: Int) -> Element { members[position] }
+    /// Keys and values exactly as given (same count, keys already unique).
+    package init(uniqueKeys: [String], values: [JSONValue]) {
+        keys = uniqueKeys
+        self.values = values
+    }
 
-    /// The keys in order.
-    public var keys: [String] { members.map(\.key) }
+    public var startIndex: Int { keys.startIndex }
+    public var endIndex: Int { keys.endIndex }
+    public subscript(position: Int) -> Element { (key: keys[position], value: values[position]) }
+
+    /// The position of the member named `key` (compared code point by code point).
+    public func index(forKey key: String) -> Int? {
+        let length = key.utf8.count
+        for index in keys.indices where keys[index].utf8.count == length && keys[index].hasSameCodePoints(as: key) {
+            return index
+        }
+        return nil
+    }
 
     /// The value for `key`; setting `nil` removes the member, setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
-            return nil
+            guard let index = index(forKey: key) else { return nil }
+            return values[index]
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            if let index = index(forKey: key) {
+                if let newValue {
+                    values[index] = newValue
+                } else {
+                    keys.remove(at: index)
+                    values.remove(at: index)
+                }
             } else if let newValue {
-                members.append((key: key, value: newValue))
+                keys.append(key)
+                values.append(newValue)
             }
         }
     }
 
     /// Whether a member named `key` exists (its value may be `null`).
-    public func contains(key: String) -> Bool { members.contains { $0.key == key } }
+    public func contains(key: String) -> Bool { index(forKey: key) != nil }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        guard lhs.members.count == rhs.members.count else { return false }
-        for member in lhs.members {
-            guard let other = rhs[member.key], other == member.value else { return false }
+        guard lhs.keys.count == rhs.keys.count else { return false }
+        for index in lhs.keys.indices {
+            guard let other = rhs[lhs.keys[index]], other == lhs.values[index] else { return false }
         }
         return true
     }
@@ -160,13 +225,13 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     public func hash(into hasher: inout Hasher) {
         // Order-independent: combine per-member hashes commutatively.
         var combined = 0
-        for member in members {
+        for index in keys.indices {
             var memberHasher = Hasher()
-            memberHasher.combine(member.key)
-            memberHasher.combine(member.value)
+            memberHasher.combine(keys[index])
+            memberHasher.combine(values[index])
             combined ^= memberHasher.finalize()
         }
-        hasher.combine(members.count)
+        hasher.combine(keys.count)
         hasher.combine(combined)
     }
 }

@@ -1,0 +1,144 @@
+import PetSpotJSON
+
+/// A schema made only of assertions on the instance itself (`type`, lengths, `pattern`, bounds,
+/// `multipleOf`, `enum`, `const`, `format`, `required`, item and property counts,
+/// `uniqueItems`), fused into one check for the `isValid` path: one call and one switch instead
+/// of a keyword loop. Most properties of a payload schema are leaves, and so are the
+/// `{"required": [...]}` branches of `anyOf`/`if`.
+/// The keywords stay on the node for `validate`, which reports each failure separately.
+final class _Leaf {
+    private let types: _TypeSet
+    private let minLength: Int
+    private let maxLength: Int
+    private let checksLength: Bool
+    private let pattern: _Pattern?
+    private let required: _NameList?
+    private let others: _LeafExtras?
+
+    /// The rarer assertions, kept out of line so the common leaf stays small.
+    fileprivate final class _LeafExtras {
+        // Filled by `_Leaf.init`, read-only afterwards: no dynamic exclusivity checks needed.
+        @exclusivity(unchecked) var patterns: [_Pattern] = []
+        @exclusivity(unchecked) var formats: [_Format] = []
+        @exclusivity(unchecked) var lowerBounds: [(limit: JSONNumber, exclusive: Bool)] = []
+        @exclusivity(unchecked) var upperBounds: [(limit: JSONNumber, exclusive: Bool)] = []
+        @exclusivity(unchecked) var divisors: [JSONNumber] = []
+        @exclusivity(unchecked) var enumerations: [[JSONValue]] = []
+        @exclusivity(unchecked) var constants: [JSONValue] = []
+        @exclusivity(unchecked) var minProperties = 0
+        @exclusivity(unchecked) var maxProperties = Int.max
+        @exclusivity(unchecked) var minItems = 0
+        @exclusivity(unchecked) var maxItems = Int.max
+        @exclusivity(unchecked) var uniqueItems = false
+    }
+
+    /// The fused check for `keywords`, or nil when one of them is not an instance assertion.
+    init?(_ keywords: [_Keyword]) {
+        guard !keywords.isEmpty else { return nil }
+        var types: _TypeSet = [.null, .boolean, .integer, .number, .string, .array, .object]
+        var minLength = 0
+        var maxLength = Int.max
+        var firstPattern: _Pattern?
+        var required: _NameList?
+        let extras = _LeafExtras()
+        var usesExtras = false
+        for keyword in keywords {
+            switch keyword {
+            case .type(let set): types = set.intersection(types)
+            case .minLength(let limit): minLength = max(limit, minLength)
+            case .maxLength(let limit): maxLength = min(limit, maxLength)
+            case .pattern(let pattern):
+                if firstPattern == nil { firstPattern = pattern } else { extras.patterns.append(pattern); usesExtras = true }
+            case .format(let format): extras.formats.append(format); usesExtras = true
+            case .minimum(let limit): extras.lowerBounds.append((limit, false)); usesExtras = true
+            case .exclusiveMinimum(let limit): extras.lowerBounds.append((limit, true)); usesExtras = true
+            case .maximum(let limit): extras.upperBounds.append((limit, false)); usesExtras = true
+            case .exclusiveMaximum(let limit): extras.upperBounds.append((limit, true)); usesExtras = true
+            case .multipleOf(let divisor): extras.divisors.append(divisor); usesExtras = true
+            case .enumeration(let values): extras.enumerations.append(values); usesExtras = true
+            case .const(let value): extras.constants.append(value); usesExtras = true
+            case .required(let names):
+                if required == nil { required = names } else { required = _NameList(required!.names + names.names) }
+            case .minProperties(let limit): extras.minProperties = max(limit, extras.minProperties); usesExtras = true
+            case .maxProperties(let limit): extras.maxProperties = min(limit, extras.maxProperties); usesExtras = true
+            case .minItems(let limit): extras.minItems = max(limit, extras.minItems); usesExtras = true
+            case .maxItems(let limit): extras.maxItems = min(limit, extras.maxItems); usesExtras = true
+            case .uniqueItems: extras.uniqueItems = true; usesExtras = true
+            default: return nil
+            }
+        }
+        self.types = types
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.checksLength = minLength > 0 || maxLength < Int.max
+        self.pattern = firstPattern
+        self.required = required
+        self.others = usesExtras ? extras : nil
+    }
+
+    /// Whether `instance` passes every fused keyword.
+    func accepts(_ instance: JSONValue) -> Bool {
+        withUnsafePointer(to: instance) { accepts($0) }
+    }
+
+    /// Whether the instance at `pointer` passes every fused keyword. Reading through a pointer
+    /// lets a caller holding a buffer of values skip copying the (multi-payload) enum.
+    func accepts(_ pointer: UnsafePointer<JSONValue>) -> Bool {
+        if !types.admits(pointer.pointee) { return false }
+        if case .string(let text) = pointer.pointee {
+            if checksLength {
+                let bytes = text.utf8.count
+                // Code points are between bytes/4 and bytes; count them only when that matters.
+                if bytes < minLength { return false }
+                if bytes > maxLength || bytes / 4 < minLength {
+                    let length = text.unicodeScalars.count
+                    if length < minLength || length > maxLength { return false }
+                }
+            }
+            if let pattern, !pattern.matches(text) { return false }
+        } else if let required, case .object(let object) = pointer.pointee {
+            var hint = 0
+            for position in required.names.indices where !required.find(position, in: object.keys, hint: &hint) { return false }
+        }
+        guard let others else { return true }
+        return others.accepts(pointer.pointee)
+    }
+}
+
+extension _Leaf._LeafExtras {
+    func accepts(_ instance: JSONValue) -> Bool {
+        switch instance {
+        case .string(let text):
+            if !patterns.isEmpty {
+                for pattern in patterns where !pattern.matches(text) { return false }
+            }
+        case .object(let object):
+            if object.count < minProperties || object.count > maxProperties { return false }
+        case .array(let items):
+            if items.count < minItems || items.count > maxItems { return false }
+            if uniqueItems && _Evaluator.firstDuplicate(items) != nil { return false }
+        case .number(let number):
+            if !lowerBounds.isEmpty {
+                for bound in lowerBounds where bound.exclusive ? number <= bound.limit : number < bound.limit { return false }
+            }
+            if !upperBounds.isEmpty {
+                for bound in upperBounds where bound.exclusive ? number >= bound.limit : number > bound.limit { return false }
+            }
+            if !divisors.isEmpty {
+                for divisor in divisors where !number.isMultiple(of: divisor) { return false }
+            }
+        default:
+            break
+        }
+        if !formats.isEmpty {
+            for format in formats where !format.accepts(instance) { return false }
+        }
+        if !enumerations.isEmpty {
+            for values in enumerations where !values.contains(instance) { return false }
+        }
+        if !constants.isEmpty {
+            for value in constants where value != instance { return false }
+        }
+        return true
+    }
+}

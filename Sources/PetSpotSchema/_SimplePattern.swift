@@ -1,0 +1,298 @@
+/// The fast path for the patterns schemas use most (`^[0-9]+$`, `^\d{4}-\d{2}-\d{2}$`, `\S`,
+/// `^(?=.{1,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$`): a flat list of plain-data steps (anchors,
+/// single-code-point atoms with a repeat count, lookaheads over such lists) matched by a loop with
+/// backtracking only over repeat counts. No closures, no allocation, no reference counting.
+/// Patterns with alternation, backreferences, lookbehind, `\b` or repeated groups use the general
+/// engine instead.
+final class _SimplePattern {
+    /// One step; a trivial (POD) type so that reading it never retains anything.
+    struct Step {
+        enum Kind: UInt8 { case start, end, atom, lookahead, negativeLookahead }
+        enum Atom: UInt8 { case scalar, any, set }
+        var kind: Kind
+        var atom: Atom = .scalar
+        var scalar: UInt32 = 0
+        var asciiLow: UInt64 = 0
+        var asciiHigh: UInt64 = 0
+        var negated = false
+        /// Index into `extras` for code points ≥ 128 (sets only).
+        var extra = -1
+        var minimum = 1
+        var maximum = 1
+        var greedy = true
+        /// For a variable repeat followed by a literal ASCII byte: that byte (else -1), so
+        /// backtracking only retries positions where the continuation can start.
+        var nextByte: Int16 = -1
+        /// For lookaheads: the steps `innerStart..<innerEnd`.
+        var innerStart = 0
+        var innerEnd = 0
+    }
+
+    private let steps: [Step]
+    private let extras: [_ScalarSet]
+    private let mainCount: Int
+    private let anchoredAtStart: Bool
+
+    /// The simple form of `node`, or nil when it needs the general engine.
+    init?(_ node: _RegexNode) {
+        var builder = Builder()
+        var main: [_RegexNode] = []
+        guard Self.flatten(node, into: &main) else { return nil }
+        var pending: [(Int, [_RegexNode])] = []
+        for item in main {
+            guard builder.append(item, &pending) else { return nil }
+        }
+        mainCount = builder.steps.count
+        var cursor = 0
+        while cursor < pending.count {
+            let (owner, inner) = pending[cursor]
+            cursor += 1
+            let start = builder.steps.count
+            for item in inner {
+                guard builder.append(item, &pending) else { return nil }
+            }
+            builder.steps[owner].innerStart = start
+            builder.steps[owner].innerEnd = builder.steps.count
+        }
+        // Literal that must follow each variable repeat (within the same step list).
+        var lists: [(Int, Int)] = [(0, mainCount)]
+        for step in builder.steps where step.kind == .lookahead || step.kind == .negativeLookahead {
+            lists.append((step.innerStart, step.innerEnd))
+        }
+        for (start, end) in lists {
+            for index in start..<end where index + 1 < end {
+                let next = builder.steps[index + 1]
+                if builder.steps[index].kind == .atom, next.kind == .atom, next.atom == .scalar, next.minimum >= 1, next.scalar < 0x80 {
+                    builder.steps[index].nextByte = Int16(next.scalar)
+                }
+            }
+        }
+        steps = builder.steps
+        extras = builder.extras
+        anchoredAtStart = builder.steps.first?.kind == .start
+    }
+
+    /// Accumulates steps while compiling.
+    private struct Builder {
+        var steps: [Step] = []
+        var extras: [_ScalarSet] = []
+
+        mutating func append(_ node: _RegexNode, _ pending: inout [(Int, [_RegexNode])]) -> Bool {
+            switch node {
+            case .lineStart: steps.append(Step(kind: .start))
+            case .lineEnd: steps.append(Step(kind: .end))
+            case .scalar, .anyExceptLineTerminator, .set:
+                steps.append(atomStep(node, minimum: 1, maximum: 1, greedy: true))
+            case .repetition(let inner, let minimum, let maximum, let greedy):
+                steps.append(atomStep(inner, minimum: minimum, maximum: maximum, greedy: greedy))
+            case .lookaround(let inner, _, let negated):
+                var list: [_RegexNode] = []
+                guard _SimplePattern.flatten(inner, into: &list) else { return false }
+                steps.append(Step(kind: negated ? .negativeLookahead : .lookahead))
+                pending.append((steps.count - 1, list))
+            default:
+                return false
+            }
+            return true
+        }
+
+        mutating func atomStep(_ node: _RegexNode, minimum: Int, maximum: Int, greedy: Bool) -> Step {
+            var step = Step(kind: .atom, minimum: minimum, maximum: maximum, greedy: greedy)
+            switch node {
+            case .scalar(let value):
+                step.atom = .scalar
+                step.scalar = value
+            case .set(let set):
+                step.atom = .set
+                step.asciiLow = set.asciiLow
+                step.asciiHigh = set.asciiHigh
+                step.negated = set.negated
+                if !set.ranges.isEmpty || !set.predicates.isEmpty || set.negated {
+                    extras.append(set)
+                    step.extra = extras.count - 1
+                }
+            default:
+                step.atom = .any
+            }
+            return step
+        }
+    }
+
+    private static func flatten(_ node: _RegexNode, into list: inout [_RegexNode]) -> Bool {
+        switch node {
+        case .empty: return true
+        case .sequence(let nodes):
+            for child in nodes where !flatten(child, into: &list) { return false }
+            return true
+        case .group(let inner, _): return flatten(inner, into: &list)
+        case .lineStart, .lineEnd, .scalar, .anyExceptLineTerminator, .set:
+            list.append(node)
+            return true
+        case .repetition(let inner, _, _, _):
+            guard inner.isSingleScalar else { return false }
+            list.append(node)
+            return true
+        case .lookaround(_, let behind, _):
+            guard !behind else { return false }
+            list.append(node)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether the pattern matches somewhere in `bytes`; nil when the step budget ran out.
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var budget = 100_000 + bytes.count * 1_000
+        return steps.withUnsafeBufferPointer { steps in
+            var start = 0
+            while true {
+                if run(steps, 0, mainCount, start, bytes, &budget) { return true }
+                if budget < 0 { return nil }
+                if anchoredAtStart || start >= bytes.count { return false }
+                start += Self.length(ofScalarAt: start, bytes)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func length(ofScalarAt position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let lead = bytes[position]
+        if lead < 0x80 { return 1 }
+        if lead < 0xE0 { return 2 }
+        if lead < 0xF0 { return 3 }
+        return 4
+    }
+
+    /// The position after one code point matching `step` at `position`, or nil.
+    @inline(__always)
+    private func advance(_ step: UnsafePointer<Step>, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard position < bytes.count else { return nil }
+        let lead = bytes[position]
+        guard lead < 0x80 else { return advanceNonASCII(step, position, bytes) }
+        let value = UInt32(lead)
+        switch step.pointee.atom {
+        case .scalar: return value == step.pointee.scalar ? position + 1 : nil
+        case .any: return value == 0x0A || value == 0x0D ? nil : position + 1
+        case .set:
+            let member = value < 64
+                ? step.pointee.asciiLow & (1 << UInt64(value)) != 0
+                : step.pointee.asciiHigh & (1 << UInt64(value - 64)) != 0
+            return member != step.pointee.negated ? position + 1 : nil
+        }
+    }
+
+    @inline(never)
+    private func advanceNonASCII(_ step: UnsafePointer<Step>, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let lead = bytes[position]
+        if lead < 0x80 {
+            let value = UInt32(lead)
+            switch step.pointee.atom {
+            case .scalar: return value == step.pointee.scalar ? position + 1 : nil
+            case .any: return value == 0x0A || value == 0x0D ? nil : position + 1
+            case .set:
+                let member = value < 64
+                    ? step.pointee.asciiLow & (1 << UInt64(value)) != 0
+                    : step.pointee.asciiHigh & (1 << UInt64(value - 64)) != 0
+                return member != step.pointee.negated ? position + 1 : nil
+            }
+        }
+        let length = Self.length(ofScalarAt: position, bytes)
+        guard position + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[position + offset] & 0x3F) }
+        switch step.pointee.atom {
+        case .scalar: return value == step.pointee.scalar ? position + length : nil
+        case .any: return value == 0x2028 || value == 0x2029 ? nil : position + length
+        case .set:
+            if step.pointee.extra < 0 { return step.pointee.negated ? position + length : nil }
+            return extras[step.pointee.extra].contains(value) ? position + length : nil
+        }
+    }
+
+    private func run(_ steps: UnsafeBufferPointer<Step>, _ first: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
+        var index = first
+        var position = position
+        while index < end {
+            budget -= 1
+            if budget < 0 { return false }
+            let step = steps.baseAddress.unsafelyUnwrapped + index
+            switch step.pointee.kind {
+            case .start:
+                if position != 0 { return false }
+            case .end:
+                if position != bytes.count { return false }
+            case .lookahead, .negativeLookahead:
+                let found = run(steps, step.pointee.innerStart, step.pointee.innerEnd, position, bytes, &budget)
+                if found == (step.pointee.kind == .negativeLookahead) { return false }
+            case .atom:
+                let minimum = step.pointee.minimum
+                if minimum == step.pointee.maximum {
+                    // A fixed count (`a`, `\d{4}`) never backtracks: walk it here.
+                    for _ in 0..<minimum {
+                        guard let next = advance(step, position, bytes) else { return false }
+                        position = next
+                    }
+                } else {
+                    return repeatAtom(step, steps, index, end, position, bytes, &budget)
+                }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    private func repeatAtom(_ step: UnsafePointer<Step>, _ steps: UnsafeBufferPointer<Step>, _ index: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
+        var count = 0
+        var current = position
+        let minimum = step.pointee.minimum
+        let maximum = step.pointee.maximum
+        while count < minimum {
+            guard let next = advance(step, current, bytes) else { return false }
+            current = next
+            count += 1
+        }
+        if !step.pointee.greedy {
+            while true {
+                if run(steps, index + 1, end, current, bytes, &budget) { return true }
+                if budget < 0 { return false }
+                guard count < maximum, let next = advance(step, current, bytes) else { return false }
+                current = next
+                count += 1
+            }
+        }
+        let minimumEnd = current
+        // ASCII run of a set or `.`: a tight loop on bytes, no decoding, no calls.
+        if step.pointee.atom != .scalar {
+            let isSet = step.pointee.atom == .set
+            let low = step.pointee.asciiLow
+            let high = step.pointee.asciiHigh
+            let negated = step.pointee.negated
+            while count < maximum, current < bytes.count {
+                let byte = bytes[current]
+                guard byte < 0x80 else { break }
+                let member = isSet
+                    ? (byte < 64 ? low & (1 << UInt64(byte)) != 0 : high & (1 << UInt64(byte - 64)) != 0) != negated
+                    : byte != 0x0A && byte != 0x0D
+                guard member else { break }
+                current += 1
+                count += 1
+            }
+        }
+        while count < maximum, let next = advance(step, current, bytes) {
+            current = next
+            count += 1
+        }
+        // The rest is tried from the longest run down; positions step back one code point at a time.
+        if index + 1 == end { return true }
+        let nextByte = step.pointee.nextByte
+        while true {
+            if nextByte < 0 || (current < bytes.count && Int16(bytes[current]) == nextByte) {
+                if run(steps, index + 1, end, current, bytes, &budget) { return true }
+            }
+            if budget < 0 || current == minimumEnd { return false }
+            current -= 1
+            while current > minimumEnd && bytes[current] & 0xC0 == 0x80 { current -= 1 }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import PetSpotJSON
+import PetSpotSchema
+import Testing
+
+@Suite("Validator")
+struct ValidatorTests {
+    static let person: JSONValue = [
+        "$id": "https://petspot.example/person.json",
+        "type": "object",
+        "properties": [
+            "name": ["type": "string", "minLength": 2],
+            "age": ["type": "integer", "minimum": 1],
+            "tags": ["type": "array", "items": ["type": "string"], "uniqueItems": true],
+        ],
+        "required": ["name", "age"],
+        "additionalProperties": false,
+    ]
+
+    @Test func validInstanceHasNoErrors() throws {
+        let schema = try JSONSchema.compile(Self.person)
+        let instance: JSONValue = ["name": "Rex", "age": 3, "tags": ["a", "b"]]
+        #expect(schema.isValid(instance))
+        #expect(schema.validate(instance) == ValidationResult(isValid: true, errors: []))
+        #expect(schema.validate(instance).basicOutput == ["valid": true])
+    }
+
+    @Test func everyErrorIsLocated() throws {
+        let schema = try JSONSchema.compile(Self.person)
+        let instance: JSONValue = ["name": "R", "age": 0, "tags": ["a", "a", 3], "colour": "brown"]
+        #expect(!schema.isValid(instance))
+        let errors = schema.validate(instance).errors
+        let triples = errors.map { [$0.instanceLocation, $0.keywordLocation, $0.absoluteKeywordLocation ?? "-"] }
+        #expect(triples == [
+            ["/name", "/properties/name/minLength", "https://petspot.example/person.json#/properties/name/minLength"],
+            ["/age", "/properties/age/minimum", "https://petspot.example/person.json#/properties/age/minimum"],
+            ["/tags/2", "/properties/tags/items/type", "https://petspot.example/person.json#/properties/tags/items/type"],
+            ["/tags", "/properties/tags/uniqueItems", "https://petspot.example/person.json#/properties/tags/uniqueItems"],
+            ["", "/additionalProperties", "https://petspot.example/person.json#/additionalProperties"],
+        ])
+        #expect(errors[1].message == "0 is less than the minimum 1")
+        #expect(errors[4].message.contains("colour"))
+    }
+
+    @Test func basicOutputShape() throws {
+        let schema = try JSONSchema.compile(["type": "string"])
+        let output = schema.validate(5).basicOutput
+        #expect(output == [
+            "valid": false,
+            "errors": [[
+                "keywordLocation": "/type",
+                "absoluteKeywordLocation": "urn:petspot:schema#/type",
+                "instanceLocation": "",
+                "error": "5 is not of type string",
+            ]],
+        ])
+    }
+
+    @Test func keywordLocationFollowsReferences() throws {
+        let schema = try JSONSchema.compile([
+            "$defs": ["positive": ["exclusiveMinimum": 0]],
+            "properties": ["n": ["$ref": "#/$defs/positive"]],
+        ])
+        let error = try #require(schema.validate(["n": -1]).errors.first)
+        #expect(error.keywordLocation == "/properties/n/$ref/exclusiveMinimum")
+        #expect(error.absoluteKeywordLocation == "urn:petspot:schema#/$defs/positive/exclusiveMinimum")
+        #expect(error.instanceLocation == "/n")
+    }
+
+    @Test func passingAlternativesDropTheirSiblingsErrors() throws {
+        let schema = try JSONSchema.compile(["anyOf": [["type": "string"], ["type": "integer"]]])
+        #expect(schema.validate(3).errors.isEmpty)
+        let failed = schema.validate(true)
+        #expect(failed.errors.map(\.keywordLocation) == ["/anyOf", "/anyOf/0/type", "/anyOf/1/type"])
+    }
+
+    @Test func formatAnnotatesByDefaultAndAssertsWhenAsked() throws {
+        let schema: JSONValue = ["format": "date"]
+        #expect(try JSONSchema.compile(schema).isValid("2025-02-30"))
+        let asserting = try JSONSchema.compile(schema, options: SchemaOptions(assertFormat: true))
+        #expect(!asserting.isValid("2025-02-30"))
+        #expect(asserting.isValid("2024-02-29"))
+        #expect(!asserting.isValid("2023-02-29"))
+        #expect(asserting.isValid(12), "formats only constrain strings")
+    }
+
+    @Test(arguments: [
+        ("email", "a.b+c@example.com", true), ("email", "a..b@example.com", false), ("email", "no-at-sign", false),
+        ("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d16380", true), ("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638", false),
+        ("ipv4", "192.168.0.1", true), ("ipv4", "192.168.0.01", false), ("ipv4", "256.0.0.1", false),
+        ("ipv6", "::1", true), ("ipv6", "1::2::3", false), ("ipv6", "::ffff:192.168.0.1", true),
+        ("uri", "https://example.com/a?b#c", true), ("uri", "//example.com", false), ("uri", "http://exa mple.com", false),
+        ("date-time", "2025-05-14T10:00:00Z", true), ("date-time", "2025-05-14 10:00:00Z", false),
+        ("time", "23:59:60Z", true), ("time", "22:59:60Z", false), ("time", "10:00:00", false),
+        ("duration", "P1Y2M3DT4H5M6S", true), ("duration", "P1Y1D", false), ("duration", "PT", false),
+        ("hostname", "www.example.com", true), ("hostname", "-bad.example.com", false),
+        ("json-pointer", "/a~1b/0", true), ("json-pointer", "/a~2", false),
+        ("regex", "^[a-z]+$", true), ("regex", "([a-z]", false),
+    ] as [(String, String, Bool)])
+    func formatAssertion(format: String, value: String, expected: Bool) throws {
+        let schema = try JSONSchema.compile(["format": .string(format)], options: SchemaOptions(assertFormat: true))
+        #expect(schema.isValid(.string(value)) == expected)
+    }
+
+    @Test func patternsFollowECMAScript() throws {
+        func matches(_ pattern: String, _ text: String) throws -> Bool {
+            try JSONSchema.compile(["pattern": .string(pattern)]).isValid(.string(text))
+        }
+        #expect(try matches(#"^\d+$"#, "123"))
+        #expect(try !matches(#"^\d+$"#, "١٢٣"), "\\d is ASCII digits only in ECMAScript")
+        #expect(try !matches(#"^\w$"#, "é"))
+        #expect(try !matches("^abc$", "abc\n"), "$ is the end of input, not before a final newline")
+        #expect(try matches(#"^\s$"#, "\u{FEFF}"))
+        #expect(try matches("a+", "xxaay"), "patterns are searched, not anchored")
+        #expect(try matches(#"^\p{Letter}+$"#, "żółw"))
+        let email = #"^(?=.{1,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$"#
+        #expect(try matches(email, "owner@example.com"))
+        #expect(try !matches(email, "owner@example"))
+        #expect(try !matches(email, String(repeating: "a", count: 250) + "@b.cc"))
+        #expect(try matches(#"^(a|b)+c\1$"#, "abcb"), "backreferences")
+        #expect(try matches("(?<=x)y", "xy"))
+        #expect(try !matches("(?<=x)y", "zy"))
+    }
+
+    @Test func catastrophicPatternDoesNotHang() throws {
+        let schema = try JSONSchema.compile(["pattern": "^(a+)+$"])
+        let text = String(repeating: "a", count: 40) + "!"
+        #expect(!schema.isValid(.string(text)))
+    }
+
+    @Test func lengthsCountCodePoints() throws {
+        let schema = try JSONSchema.compile(["minLength": 2, "maxLength": 2])
+        #expect(schema.isValid("💩💩"))
+        #expect(!schema.isValid("💩"))
+        #expect(!schema.isValid("abc"))
+    }
+
+    @Test func multipleOfIsExact() throws {
+        let schema = try JSONSchema.compile(["multipleOf": .number(JSONNumber(literal: "0.0001")!)])
+        #expect(schema.isValid(.number(JSONNumber(literal: "0.0075")!)))
+        #expect(!schema.isValid(.number(JSONNumber(literal: "0.00751")!)))
+        let integers = try JSONSchema.compile(["type": "integer"])
+        #expect(integers.isValid(.number(JSONNumber(literal: "1.0")!)))
+        #expect(integers.isValid(.number(JSONNumber(literal: "1e308")!)))
+    }
+
+    @Test func remoteReferencesResolveOnlyFromTheRegistry() throws {
+        let schema: JSONValue = ["$ref": "https://example.com/positive.json"]
+        #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(schema) }
+        var registry = SchemaRegistry()
+        registry.register(["exclusiveMinimum": 0], at: "https://example.com/positive.json")
+        let compiled = try JSONSchema.compile(schema, registry: registry)
+        #expect(compiled.isValid(1))
+        #expect(!compiled.isValid(0))
+    }
+
+    @Test func metaschemaIsBundled() throws {
+        let metaschema = try JSONSchema.compile(["$ref": "https://json-schema.org/draft/2020-12/schema"])
+        #expect(metaschema.isValid(Self.person))
+        #expect(!metaschema.isValid(["type": "integr"]))
+        #expect(!metaschema.isValid(["minLength": -1]))
+        #expect(!metaschema.isValid(["properties": ["a": ["type": 5]]]))
+    }
+
+    @Test func badSchemasAreCompileErrors() throws {
+        let pattern = try #require(throws: SchemaCompileError.self) { try JSONSchema.compile(["properties": ["a": ["pattern": "(unclosed"]]]) }
+        #expect(pattern.location == "urn:petspot:schema#/properties/a/pattern")
+        #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(["minLength": "two"]) }
+        #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(["$ref": "#/$defs/missing"]) }
+        #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(5) }
+    }
+
+    @Test func referenceLoopsEndWithAnErrorNotACrash() throws {
+        let loop = try JSONSchema.compile(["$defs": ["a": ["$ref": "#/$defs/b"], "b": ["$ref": "#/$defs/a"]], "$ref": "#/$defs/a"])
+        #expect(!loop.isValid(1))
+        #expect(loop.validate(1).errors.first?.message.contains("deeper") == true)
+    }
+
+    @Test func deepInstancesAreBounded() throws {
+        var deep: JSONValue = 1
+        for _ in 0..<10_000 { deep = .array([deep]) }
+        let schema = try JSONSchema.compile(["items": ["$ref": "#"]])
+        #expect(!schema.isValid(deep))
+        #expect(!schema.validate(deep).isValid)
+    }
+
+    @Test func benchmarkRunsTheValidSchema() throws {
+        let measurement = try SchemaBenchmark.measure(schema: Self.person, instance: ["name": "Rex", "age": 3], seconds: 0.01)
+        #expect(measurement.validations >= 1_000)
+        #expect(measurement.instanceIsValid)
+        #expect(measurement.perSecond > 0)
+        let invalid = try SchemaBenchmark.measure(schema: Self.person, instance: ["name": "Rex"], seconds: 0)
+        #expect(!invalid.instanceIsValid)
+    }
+}

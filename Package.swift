@@ -12,9 +12,13 @@ let package = Package(
         .library(name: "PetSpotGenerators", targets: ["PetSpotGenerators"]),
         .library(name: "PetSpotPropertyTesting", targets: ["PetSpotPropertyTesting"]),
         .library(name: "PetSpotFlowGenerators", targets: ["PetSpotFlowGenerators"]),
+        .library(name: "PetSpotSchema", targets: ["PetSpotSchema"]),
         .library(name: "PetSpotContractKit", targets: ["PetSpotContractKit"]),
         .library(name: "PetSpotHTTP", targets: ["PetSpotHTTP"]),
         .library(name: "PetSpotMockBackend", targets: ["PetSpotMockBackend"]),
+        .library(name: "PetSpotRunner", targets: ["PetSpotRunner"]),
+        .executable(name: "petspot-contracts", targets: ["petspot-contracts"]),
+        .executable(name: "petspot-example-adapter", targets: ["petspot-example-adapter"]),
     ],
     targets: [
         // JSON value type, parser and serializer shared by every other part.
@@ -31,6 +35,8 @@ let package = Package(
             dependencies: ["PetSpotGenerators", "PetSpotModel", "PetSpotJSON"],
             path: "Generators/Flows"
         ),
+        // JSON Schema draft 2020-12 validator and the Bowtie harness.
+        .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON"]),
         // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
         .target(
             name: "PetSpotContractKit",
@@ -47,12 +53,23 @@ let package = Package(
             name: "PetSpotMockBackend",
             dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotModel"]
         ),
+        // The contract runner: check, run, adapter driving, reports, benchmarks.
+        .target(
+            name: "PetSpotRunner",
+            dependencies: [
+                "PetSpotJSON", "PetSpotModel", "PetSpotGenerators", "PetSpotFlowGenerators", "PetSpotSchema",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
+            ]
+        ),
+        .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner"]),
+        // An adapter (sut-protocol.md) around the reference model, with switches that break it.
+        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotModel", "PetSpotJSON"]),
 
         .testTarget(
             name: "PetSpotConformanceTests",
             dependencies: [
                 "PetSpotModel", "PetSpotJSON", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
-                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotSchema", "PetSpotRunner",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
@@ -63,6 +80,7 @@ let package = Package(
             name: "PetSpotHTTPTests",
             dependencies: ["PetSpotHTTP", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators"]
         ),
+        .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
@@ -71,6 +89,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+        .testTarget(
+            name: "PetSpotRunnerTests",
+            dependencies: [
+                "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotContractKit",
+                "petspot-example-adapter", "petspot-contracts",
+            ]
+        ),
+        .testTarget(name: "PetSpotSchemaTests", dependencies: ["PetSpotSchema", "PetSpotJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,121 @@
+import Foundation
+import PetSpotJSON
+import PetSpotModel
+import PetSpotFlowGenerators
+
+extension FlowCase {
+    /// The question object of the adapter protocol (version 1) with id `id`.
+    public func question(id: Int) -> JSONValue {
+        .object(JSONObject([
+            ("v", 1), ("id", .number(JSONNumber(id))), ("flow", .string(flow.rawValue)),
+            ("context", context.json), ("inputs", inputs.json),
+        ]))
+    }
+}
+
+/// An adapter's answer to one question, decoded strictly per sut-protocol.md.
+public enum AdapterAnswer: Sendable, Hashable {
+    /// The report would be submitted with this exact body.
+    case submitted(payload: JSONValue)
+    /// Continue is refused at `step`, with these fields shown invalid (raw names as sent).
+    case blocked(step: String, fields: [String])
+
+    /// Decodes an answer line to the question `expectedId`.
+    ///
+    /// - Throws: ``AdapterProtocolError`` naming what is wrong (not JSON, wrong version, wrong
+    ///   id, unknown outcome, missing or mistyped member).
+    public init(line: String, expectedId: Int) throws(AdapterProtocolError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw .malformedAnswer("answer is not JSON (\(error)): \(Self.excerpt(line))")
+        }
+        guard case .object(let object) = value else { throw .malformedAnswer("answer is not a JSON object: \(Self.excerpt(line))") }
+        let allowed: Set<String> = ["v", "id", "outcome", "payload", "step", "fields"]
+        if let extra = object.keys.first(where: { !allowed.contains($0) }) {
+            throw .malformedAnswer("answer has an unknown key \"\(extra)\"")
+        }
+        guard object["v"] == .number(JSONNumber(1)) else {
+            throw .malformedAnswer("answer's \"v\" is \(object["v"]?.serialized() ?? "missing"), expected 1")
+        }
+        guard let id = object["id"]?.numberValue?.intValue else { throw .malformedAnswer("answer has no integer \"id\"") }
+        guard id == expectedId else { throw .wrongId(expected: expectedId, actual: id) }
+        switch object["outcome"]?.stringValue {
+        case "submitted":
+            guard let payload = object["payload"], payload.objectValue != nil else {
+                throw .malformedAnswer("a submitted answer needs a \"payload\" object")
+            }
+            guard object["step"] == nil, object["fields"] == nil else {
+                throw .malformedAnswer("a submitted answer has no \"step\" or \"fields\"")
+            }
+            self = .submitted(payload: payload)
+        case "blocked":
+            guard let step = object["step"]?.stringValue else { throw .malformedAnswer("a blocked answer needs a \"step\" string") }
+            guard let fields = object["fields"]?.arrayValue else { throw .malformedAnswer("a blocked answer needs a \"fields\" array") }
+            var names: [String] = []
+            for field in fields {
+                guard let name = field.stringValue else { throw .malformedAnswer("\"fields\" holds a non-string \(field.serialized())") }
+                names.append(name)
+            }
+            guard object["payload"] == nil else { throw .malformedAnswer("a blocked answer has no \"payload\"") }
+            self = .blocked(step: step, fields: names)
+        case let other:
+            throw .malformedAnswer("answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"submitted\" or \"blocked\"")
+        }
+    }
+
+    /// The answer the reference model gives.
+    public init(_ outcome: ReportOutcome) {
+        switch outcome {
+        case .submitted(let payload): self = .submitted(payload: .object(payload))
+        case .blocked(let step, let fields): self = .blocked(step: step.rawValue, fields: fields.map(\.rawValue))
+        }
+    }
+
+    /// The answer as an answer line body (with id `id`).
+    public func json(id: Int) -> JSONValue {
+        switch self {
+        case .submitted(let payload):
+            .object(JSONObject([("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "submitted"), ("payload", payload)]))
+        case .blocked(let step, let fields):
+            .object(JSONObject([
+                ("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "blocked"), ("step", .string(step)),
+                ("fields", .array(fields.map { .string($0) })),
+            ]))
+        }
+    }
+
+    static func excerpt(_ line: String) -> String {
+        line.count > 200 ? String(line.prefix(200)) + "..." : line
+    }
+}
+
+/// A broken exchange with an adapter: it did not answer a question properly.
+public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The adapter could not be started.
+    case cannotStart(String)
+    /// The adapter exited (or closed its output) before answering.
+    case exited(status: Int32?)
+    /// No answer within the per-case timeout.
+    case timedOut(seconds: Double)
+    /// The answer line is not a valid answer.
+    case malformedAnswer(String)
+    /// The answer is for another question.
+    case wrongId(expected: Int, actual: Int)
+    /// Too many restarts: the adapter is no longer asked.
+    case gaveUp(restarts: Int)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .cannotStart(let reason): "the adapter could not be started: \(reason)"
+        case .exited(let status):
+            "the adapter exited before answering\(status.map { " (exit status \($0))" } ?? "")"
+        case .timedOut(let seconds): "the adapter did not answer within \(ContractReport.seconds(seconds)) s"
+        case .malformedAnswer(let reason): "malformed answer: \(reason)"
+        case .wrongId(let expected, let actual): "the adapter answered id \(actual) to question \(expected)"
+        case .gaveUp(let restarts): "the adapter was restarted \(restarts) times; no more questions are sent to it"
+        }
+    }
+}

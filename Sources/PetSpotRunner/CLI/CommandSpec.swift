@@ -1,0 +1,74 @@
+/// One `--flag` a command accepts: its name, the value it takes (if any), its default and help.
+public struct OptionSpec: Sendable, Hashable {
+    /// The flag, with its dashes: `--cases`.
+    public let name: String
+    /// The placeholder of its value (`N`, `URL`); `nil` for a switch that takes none.
+    public let valueName: String?
+    /// The default, as shown in the usage text (`nil`: no default, or "none").
+    public let defaultText: String?
+    /// One sentence of help.
+    public let help: String
+
+    /// Creates an option description.
+    public init(_ name: String, value valueName: String? = nil, default defaultText: String? = nil, help: String) {
+        self.name = name
+        self.valueName = valueName
+        self.defaultText = defaultText
+        self.help = help
+    }
+}
+
+/// A command of `petspot-contracts`: its name, summary, options and examples.
+///
+/// The usage text printed by `--help` is rendered from this description, so the help and the
+/// parser can never disagree about which flags exist.
+public struct CommandSpec: Sendable, Hashable {
+    /// The command word, e.g. `check`.
+    public let name: String
+    /// The synopsis after the command word, e.g. `[--cases N] [--seed S]`.
+    public let synopsis: String
+    /// One line saying what the command does.
+    public let summary: String
+    /// A paragraph of detail (may be empty).
+    public let discussion: String
+    /// The options, in the order the usage text lists them.
+    public let options: [OptionSpec]
+    /// Example command lines.
+    public let examples: [String]
+
+    /// Creates a command description.
+    public init(
+        name: String, synopsis: String, summary: String, discussion: String = "", options: [OptionSpec],
+        examples: [String]
+    ) {
+        self.name = name
+        self.synopsis = synopsis
+        self.summary = summary
+        self.discussion = discussion
+        self.options = options + [OptionSpec("--help", help: "Show this help and exit.")]
+        self.examples = examples
+    }
+
+    /// The option named `name`, if this command has it.
+    public func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name }
+    }
+
+    /// The usage text: synopsis, summary, every option with its value, default and help, examples.
+    public var usage: String {
+        var lines = ["USAGE: petspot-contracts \(name) \(synopsis)", "", summary]
+        if !discussion.isEmpty { lines += ["", discussion] }
+        lines += ["", "OPTIONS:"]
+        let labels = options.map { option in option.name + (option.valueName.map { " \($0)" } ?? "") }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (option, label) in zip(options, labels) {
+            var text = option.help
+            if let defaultText = option.defaultText { text += " (default: \(defaultText))" }
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + text)
+        }
+        lines += ["", "EXAMPLES:"]
+        lines += examples.map { "  \($0)" }
+        lines += ["", "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable."]
+        return lines.joined(separator: "\n")
+    }
+}

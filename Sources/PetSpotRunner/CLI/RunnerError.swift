@@ -1,0 +1,79 @@
+/// The exit codes of `petspot-contracts`, the same for every command.
+///
+/// CI systems branch on these: `0` and `1` mean the contracts were checked (and held or not);
+/// `2` means the command line or its configuration is wrong and nothing was checked; `3` means
+/// the target backend could not be reached at all.
+public enum RunnerExitCode: Int32, Sendable, CaseIterable {
+    /// Every contract held (or help was printed).
+    case success = 0
+    /// At least one contract failed.
+    case contractFailed = 1
+    /// A usage or configuration error: unknown flag, bad value, bad URL, unreadable file.
+    case usage = 2
+    /// The target backend could not be reached (connection refused, unknown host, no answer).
+    case unreachable = 3
+}
+
+/// Every error the command line can end with, mapped in one place to one line and an exit code.
+///
+/// Commands throw these (or anything else, which becomes an internal error with exit code 2);
+/// ``PetSpotContractsTool/run(arguments:output:)`` catches them and prints
+/// ``message`` as a single line on standard error, never a stack trace.
+public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which kind of failure, deciding the exit code.
+    public enum Kind: Sendable, Hashable {
+        /// Bad command line: unknown command or flag, missing or malformed value.
+        case usage
+        /// Readable command line but unusable configuration (a file that cannot be written, an
+        /// adapter command that cannot start).
+        case configuration
+        /// The target could not be reached.
+        case unreachable
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// One line, without the program name, e.g. `unknown option '--cses'; did you mean '--cases'?`.
+    public let message: String
+    /// The command the error concerns, for the `see '... --help'` hint (nil: the tool itself).
+    public let command: String?
+
+    /// Creates an error of `kind` with a one-line `message`.
+    public init(_ kind: Kind, _ message: String, command: String? = nil) {
+        self.kind = kind
+        self.message = message.replacingOccurrences(of: "\n", with: " ")
+        self.command = command
+    }
+
+    /// A usage error.
+    public static func usage(_ message: String, command: String? = nil) -> RunnerError {
+        RunnerError(.usage, message, command: command)
+    }
+
+    /// A configuration error.
+    public static func configuration(_ message: String, command: String? = nil) -> RunnerError {
+        RunnerError(.configuration, message, command: command)
+    }
+
+    /// An unreachable target.
+    public static func unreachable(_ message: String) -> RunnerError {
+        RunnerError(.unreachable, message)
+    }
+
+    /// The exit code for this error.
+    public var exitCode: RunnerExitCode {
+        switch kind {
+        case .usage, .configuration: .usage
+        case .unreachable: .unreachable
+        }
+    }
+
+    /// The full line printed on standard error.
+    public var description: String {
+        var line = "petspot-contracts\(command.map { " \($0)" } ?? ""): error: \(message)"
+        if kind == .usage {
+            line += " (see 'petspot-contracts\(command.map { " \($0)" } ?? "") --help')"
+        }
+        return line
+    }
+}

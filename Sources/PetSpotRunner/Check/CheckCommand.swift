@@ -1,0 +1,162 @@
+import Foundation
+import PetSpotGenerators
+import PetSpotFlowGenerators
+import PetSpotMockBackend
+
+/// `petspot-contracts check`: the main job, with no network.
+///
+/// Generated Missing and Found flows go through the reference model (or, with `--sut`, a real
+/// app's adapter), every answer is checked against the flow contracts and the captured
+/// schemas, and every submitted report goes to the in-process strict mock backend.
+struct CheckCommand {
+    static let spec = CommandSpec(
+        name: "check",
+        synopsis: "[--cases N] [--seed S] [--sut \"CMD\"] [--sut-timeout SEC] [--shrink-seconds SEC] [--report-json FILE] [--junit FILE] [--no-mock] [--no-progress]",
+        summary: "Check generated report flows against the contracts and the in-process strict mock (no network).",
+        discussion: """
+            Generates Missing and Found flows (valid and hostile input), runs them through the reference model or, \
+            with --sut, through an app's flow adapter (see docs/ADAPTERS.md), checks every answer (schema, status by flow, \
+            nothing extra, same as the reference model), then submits every accepted report to the in-process strict \
+            mock backend (create, photo upload, read back) and runs the catalog's negative cases against it. \
+            A failing case is shrunk and printed with its seed and the command line that replays it.
+            """,
+        options: [
+            OptionSpec("--cases", value: "N", default: "200", help: "Generated cases per contract."),
+            OptionSpec("--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run."),
+            OptionSpec("--sut", value: "\"CMD\"", default: "none: the reference model", help: "Adapter command line, run with /bin/sh -c."),
+            OptionSpec("--sut-timeout", value: "SEC", default: "5", help: "Seconds to wait for each adapter answer."),
+            OptionSpec("--shrink-seconds", value: "SEC", default: "10", help: "Time the shrinker may spend on one failure."),
+            OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE."),
+            OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE."),
+            OptionSpec("--no-mock", help: "Check the flow answers only: skip the in-process mock backend."),
+            OptionSpec("--no-progress", help: "Do not write the live progress line on standard error."),
+        ],
+        examples: [
+            "petspot-contracts check",
+            "petspot-contracts check --cases 1000 --seed 42 --junit build/contracts.xml",
+            "petspot-contracts check --sut \"./.build/debug/petspot-example-adapter\" --sut-timeout 2",
+        ])
+
+    let cases: Int
+    let seed: UInt64
+    let sut: String?
+    let sutTimeout: Double
+    let shrinkSeconds: Double
+    let reportJSON: String?
+    let junit: String?
+    let showsProgress: Bool
+    let usesMock: Bool
+    let arguments: [String]
+
+    init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
+        cases = try parsed.int("--cases", default: 200, in: 1...10_000_000)
+        seed = try parsed.seed() ?? RunnerSeed.random()
+        sut = try parsed.nonEmpty("--sut")
+        sutTimeout = try parsed.seconds("--sut-timeout", default: 5, in: 0.01...3600)
+        shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 10, in: 0...3600)
+        reportJSON = try parsed.nonEmpty("--report-json")
+        junit = try parsed.nonEmpty("--junit")
+        showsProgress = !parsed.flag("--no-progress")
+        usesMock = !parsed.flag("--no-mock")
+        self.arguments = arguments
+    }
+
+    /// The command line that replays this run.
+    var replayCommand: String {
+        var words = ["petspot-contracts", "check", "--seed", String(seed), "--cases", String(cases)]
+        if let sut { words += ["--sut", sut, "--sut-timeout", ContractReport.plainNumber(sutTimeout)] }
+        if !usesMock { words.append("--no-mock") }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    func run(output: RunnerOutput) async throws -> RunnerExitCode {
+        let startedAt = Date()
+        output.line("petspot-contracts check: seed \(seed), \(cases) cases per contract (replay: \(replayCommand))")
+        let recorder = ContractRecorder()
+        let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout) }
+        let oracle: any FlowOracle = adapter ?? ReferenceOracle()
+        let flows = FlowContracts(
+            oracle: oracle, validators: try ContractSchemas.shared().payloadValidators, generator: FlowContracts.defaultGenerator,
+            cases: cases, seed: seed, shrinkSeconds: shrinkSeconds, replay: replayCommand)
+        let progress = ProgressLine(output: output, label: "check", total: cases * flows.contractNames.count, enabled: showsProgress)
+        let group = adapter == nil ? "flow answers (reference model)" : "flow answers (adapter)"
+        await runOnDedicatedThread { flows.run(group: group, recorder: recorder, progress: progress) }
+        if let adapter, let status = adapter.commandNotRunnable {
+            adapter.finish()
+            progress.finish()
+            throw RunnerError.configuration(
+                "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
+                command: "check")
+        }
+        if usesMock { try await submitToInProcessMock(oracle: oracle, recorder: recorder, progress: progress) }
+        if let adapter {
+            if let status = adapter.finish(), status != 0 {
+                recorder.fail(group: group, contract: FlowAnswerChecks.protocolContract, ContractFailure(
+                    message: "when its standard input closed the adapter exited with status \(status) (or did not exit within 2 s); expected exit status 0",
+                    expected: "exit status 0 on end of input", actual: "exit status \(status)", seed: seed, replay: replayCommand))
+            }
+            if adapter.restartCount > 0 {
+                let restarts = min(adapter.restartCount, AdapterOracle.maxRestarts)
+                let gaveUp = adapter.restartCount > AdapterOracle.maxRestarts ? ", then given up: later questions failed at once" : ""
+                recorder.note("the adapter was restarted \(restarts) time(s) after failures (at most \(AdapterOracle.maxRestarts))\(gaveUp)")
+            }
+        }
+        progress.finish()
+        let report = recorder.report(
+            command: "check", arguments: Redactor().arguments(arguments), target: oracle.name, seed: seed, startedAt: startedAt)
+        if let reportJSON { try report.writeJSON(to: reportJSON) }
+        if let junit { try report.writeJUnit(to: junit) }
+        output.line(report.consoleText)
+        return report.exitCode
+    }
+}
+
+extension CheckCommand {
+    /// Submits every report the oracle accepts to a fresh in-process strict mock (its clock set
+    /// to each case's instant), then runs the catalog's and the schema-derived negative cases
+    /// and the photo upload cases against it, and deletes everything with its admin token.
+    func submitToInProcessMock(oracle: any FlowOracle, recorder: ContractRecorder, progress: ProgressLine) async throws {
+        let schemas = try ContractSchemas.shared()
+        let clock = MockClock()
+        let backend = MockBackend(profile: .strict, clock: { clock.now })
+        let transport = BudgetedTransport(MockBackendTransport(backend: backend), limit: Int.max)
+        let contracts = BackendContracts(
+            transport: transport, schemas: schemas, profile: .strict, adminToken: backend.adminToken, recorder: recorder,
+            microchips: MicrochipSequence(), seed: seed, replay: replayCommand, concurrency: 4, progress: nil)
+        let generator = FlowContracts.defaultGenerator
+        let cases = self.cases
+        let seed = self.seed
+        let reports = await runOnDedicatedThread {
+            RunCommand.submittedPayloads(generator.samples(count: cases, seed: seed), oracle: oracle)
+        }
+        await contracts.submit(reports) { flowCase in clock.now = flowCase.context.now }
+        clock.now = Date()
+        await contracts.catalogNegatives()
+        await contracts.derivedNegatives()
+        await contracts.photoCases()
+        await contracts.cleanUp()
+        if backend.storedAnnouncementCount != 0 {
+            recorder.note("the in-process mock still holds \(backend.storedAnnouncementCount) announcement(s) after cleanup")
+        }
+    }
+}
+
+/// The in-process mock's clock: each submitted case is judged at its own instant.
+final class MockClock: @unchecked Sendable {
+    // Unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = Date()
+
+    /// The instant the mock reads.
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+extension ContractReport {
+    /// A number without a trailing `.0`.
+    static func plainNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

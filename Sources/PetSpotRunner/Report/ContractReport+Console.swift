@@ -1,0 +1,79 @@
+import Foundation
+import PetSpotJSON
+
+extension ContractReport {
+    /// The console form: a header, a summary per group, totals, then every failure in full.
+    public var consoleText: String {
+        var lines: [String] = []
+        var header = "petspot-contracts \(command): target \(target)"
+        if let seed { header += ", seed \(seed)" }
+        lines.append(header)
+        for group in groups {
+            lines.append("")
+            lines.append("\(group.name)")
+            let width = (group.contracts.map(\.name.count).max() ?? 0) + 2
+            for contract in group.contracts {
+                let mark: String
+                switch contract.status {
+                case .passed: mark = "PASS"
+                case .failed: mark = "FAIL"
+                case .skipped: mark = "SKIP"
+                }
+                var detail = "\(contract.casesRun) case\(contract.casesRun == 1 ? "" : "s")"
+                if contract.casesFailed > 0 { detail += ", \(contract.casesFailed) failed" }
+                if let reason = contract.skipReason { detail += " (skipped: \(reason))" }
+                lines.append("  \(mark)  " + contract.name.padding(toLength: width, withPad: " ", startingAt: 0) + detail)
+            }
+        }
+        let totals = summary
+        lines.append("")
+        for note in notes { lines.append("note: \(note)") }
+        for leftover in leftovers {
+            lines.append("left on target: announcement \(leftover.id)\(leftover.microchipNumber.map { " (microchip \($0))" } ?? ""): \(leftover.reason)")
+        }
+        lines.append(
+            "\(totals.failed == 0 ? "OK" : "FAILED"): \(totals.contracts) contracts, \(totals.passed) passed, "
+                + "\(totals.failed) failed, \(totals.skipped) skipped; \(totals.casesRun) cases, "
+                + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s")
+        var number = 0
+        for group in groups {
+            for contract in group.contracts {
+                for failure in contract.failures {
+                    number += 1
+                    lines.append("")
+                    lines.append(contentsOf: Self.failureLines(number: number, group: group.name, contract: contract.name, failure))
+                }
+                if contract.casesFailed > contract.failures.count {
+                    lines.append("  (\(contract.casesFailed - contract.failures.count) more failing cases of \"\(contract.name)\" not shown)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func failureLines(number: Int, group: String, contract: String, _ failure: ContractFailure) -> [String] {
+        var lines = ["FAILURE \(number): [\(group)] \(contract)", "  \(failure.message)"]
+        if let caseId = failure.caseId { lines.append("  case: \(caseId)") }
+        if let request = failure.request {
+            lines.append("  request: \(request.method) \(request.path)")
+            for header in request.headers { lines.append("    \(header.name): \(header.value)") }
+            if !request.body.isEmpty { lines.append("    \(request.body)") }
+        }
+        if let expected = failure.expected { lines.append("  expected: \(expected)") }
+        if let actual = failure.actual { lines.append("  actual:   \(actual)") }
+        if let shrunk = failure.shrunkInput { lines.append("  shrunk input:   \(shrunk.serialized())") }
+        if let original = failure.originalInput {
+            lines.append((failure.shrunkInput == nil ? "  input: " : "  original input: ") + original.serialized())
+        }
+        if let seed = failure.seed { lines.append("  seed: \(seed)") }
+        if let replay = failure.replay { lines.append("  replay: \(replay)") }
+        return lines
+    }
+
+    /// Seconds with three decimals.
+    static func seconds(_ value: Double) -> String {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

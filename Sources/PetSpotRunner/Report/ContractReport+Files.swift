@@ -1,0 +1,183 @@
+import Foundation
+import PetSpotJSON
+
+extension ContractReport {
+    /// The `--report-json` document: versioned, keys in a fixed order.
+    ///
+    /// ```json
+    /// {"reportVersion": 1, "tool": "petspot-contracts", "toolVersion": "1.0.0", "command": "check",
+    ///  "arguments": [...], "target": "...", "seed": "123", "startedAt": "...", "durationSeconds": 1.5,
+    ///  "summary": {"contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"},
+    ///  "groups": [{"name", "durationSeconds", "contracts": [{"name", "status", "casesRun",
+    ///     "casesFailed", "durationSeconds", "skipReason", "failures": [...]}]}],
+    ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...]}
+    /// ```
+    /// The seed is a string (a 64-bit number does not fit every JSON reader's numbers).
+    public var json: JSONValue {
+        let totals = summary
+        let members: [JSONObject.Element] = [
+            ("reportVersion", .number(JSONNumber(Self.reportVersion))),
+            ("tool", .string(Self.tool)),
+            ("toolVersion", .string(Self.toolVersion)),
+            ("command", .string(command)),
+            ("arguments", .array(arguments.map { .string($0) })),
+            ("target", .string(target)),
+            ("seed", seed.map { .string(String($0)) } ?? .null),
+            ("startedAt", .string(Self.iso8601(startedAt))),
+            ("durationSeconds", Self.number(durationSeconds)),
+            ("summary", .object(JSONObject([
+                ("contracts", .number(JSONNumber(totals.contracts))),
+                ("passed", .number(JSONNumber(totals.passed))),
+                ("failed", .number(JSONNumber(totals.failed))),
+                ("skipped", .number(JSONNumber(totals.skipped))),
+                ("casesRun", .number(JSONNumber(totals.casesRun))),
+                ("casesFailed", .number(JSONNumber(totals.casesFailed))),
+            ]))),
+            ("groups", .array(groups.map(Self.groupJSON))),
+            ("leftovers", .array(leftovers.map { leftover in
+                .object(JSONObject([
+                    ("id", .string(leftover.id)),
+                    ("microchipNumber", leftover.microchipNumber.map { .string($0) } ?? .null),
+                    ("reason", .string(leftover.reason)),
+                ]))
+            })),
+            ("notes", .array(notes.map { .string($0) })),
+        ]
+        return .object(JSONObject(members))
+    }
+
+    private static func groupJSON(_ group: ContractGroup) -> JSONValue {
+        .object(JSONObject([
+            ("name", .string(group.name)),
+            ("durationSeconds", number(group.durationSeconds)),
+            ("contracts", .array(group.contracts.map { contract in
+                .object(JSONObject([
+                    ("name", .string(contract.name)),
+                    ("status", .string(contract.status.rawValue)),
+                    ("casesRun", .number(JSONNumber(contract.casesRun))),
+                    ("casesFailed", .number(JSONNumber(contract.casesFailed))),
+                    ("durationSeconds", number(contract.durationSeconds)),
+                    ("skipReason", contract.skipReason.map { .string($0) } ?? .null),
+                    ("failures", .array(contract.failures.map(failureJSON))),
+                ]))
+            })),
+        ]))
+    }
+
+    private static func failureJSON(_ failure: ContractFailure) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        let request: JSONValue = failure.request.map { request in
+            .object(JSONObject([
+                ("method", .string(request.method)),
+                ("path", .string(request.path)),
+                ("headers", .array(request.headers.map { .object(JSONObject([("name", .string($0.name)), ("value", .string($0.value))])) })),
+                ("body", .string(request.body)),
+            ]))
+        } ?? .null
+        return .object(JSONObject([
+            ("message", .string(failure.message)),
+            ("caseId", text(failure.caseId)),
+            ("request", request),
+            ("expected", text(failure.expected)),
+            ("actual", text(failure.actual)),
+            ("shrunkInput", failure.shrunkInput ?? .null),
+            ("originalInput", failure.originalInput ?? .null),
+            ("seed", failure.seed.map { .string(String($0)) } ?? .null),
+            ("replay", text(failure.replay)),
+        ]))
+    }
+
+    /// A JUnit XML document: one `<testsuite>` per group, one `<testcase>` per contract, a
+    /// `<failure>` per failing contract (message and details), `<skipped>` for skipped ones.
+    public var junitXML: String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let totals = summary
+        xml += "<testsuites name=\"\(Self.xml(Self.tool + " " + command))\" tests=\"\(totals.contracts)\" "
+            + "failures=\"\(totals.failed)\" errors=\"0\" skipped=\"\(totals.skipped)\" time=\"\(Self.seconds(durationSeconds))\">\n"
+        for group in groups {
+            let failed = group.contracts.filter { $0.status == .failed }.count
+            let skipped = group.contracts.filter { $0.status == .skipped }.count
+            xml += "  <testsuite name=\"\(Self.xml(group.name))\" tests=\"\(group.contracts.count)\" failures=\"\(failed)\" "
+                + "errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.seconds(group.durationSeconds))\" "
+                + "timestamp=\"\(Self.iso8601(startedAt).replacingOccurrences(of: "Z", with: ""))\">\n"
+            if let seed {
+                xml += "    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
+            }
+            for contract in group.contracts {
+                xml += "    <testcase classname=\"\(Self.xml(group.name))\" name=\"\(Self.xml(contract.name))\" "
+                    + "time=\"\(Self.seconds(contract.durationSeconds))\""
+                switch contract.status {
+                case .passed:
+                    xml += "/>\n"
+                case .skipped:
+                    xml += ">\n      <skipped message=\"\(Self.xml(contract.skipReason ?? "no case ran"))\"/>\n    </testcase>\n"
+                case .failed:
+                    let first = contract.failures.first?.message ?? "failed"
+                    let message = "\(contract.casesFailed) of \(contract.casesRun) cases failed: \(first)"
+                    var details: [String] = []
+                    for (index, failure) in contract.failures.enumerated() {
+                        details += Self.failureLines(number: index + 1, group: group.name, contract: contract.name, failure)
+                    }
+                    xml += ">\n      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"
+                        + Self.xml(details.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                }
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// Writes the JSON report to `path`.
+    public func writeJSON(to path: String) throws(RunnerError) {
+        try Self.write(json.serialized(options: [.prettyPrinted]) + "\n", to: path, flag: "--report-json")
+    }
+
+    /// Writes the JUnit XML to `path`.
+    public func writeJUnit(to path: String) throws(RunnerError) {
+        try Self.write(junitXML, to: path, flag: "--junit")
+    }
+
+    static func write(_ text: String, to path: String, flag: String) throws(RunnerError) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .configuration("cannot write \(flag) file '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Text escaped for XML attributes and content; characters XML 1.0 forbids are dropped.
+    static func xml(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n": result += "&#10;"
+            case "\t": result += "&#9;"
+            case "\r": result += "&#13;"
+            default:
+                let value = scalar.value
+                let allowed = (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+                if allowed { result.unicodeScalars.append(scalar) } else { result += "\u{FFFD}" }
+            }
+        }
+        return result
+    }
+
+    static func number(_ value: Double) -> JSONValue {
+        .number(JSONNumber((value * 1000).rounded() / 1000))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import PetSpotJSON
+
+/// The outcome of one run of `petspot-contracts`: every contract checked, grouped, with its
+/// failures in full.
+///
+/// A report is what the console summary, `--report-json` and `--junit` are rendered from, so the
+/// three always agree. Its JSON form is versioned (``reportVersion``) and its keys come in a
+/// fixed order, so CI tooling can parse it and diffs stay small. Secrets never reach a report:
+/// requests and answers are redacted by ``Redactor`` when they are recorded.
+///
+/// ```swift
+/// let recorder = ContractRecorder()
+/// recorder.declare(group: "flows", contract: "status by flow")
+/// recorder.pass(group: "flows", contract: "status by flow")
+/// let report = recorder.report(command: "check", arguments: [], target: "reference model", seed: 1, startedAt: Date())
+/// ```
+public struct ContractReport: Sendable {
+    /// The version of the JSON report format; bumped on any incompatible change.
+    public static let reportVersion = 1
+    /// The tool's name.
+    public static let tool = "petspot-contracts"
+    /// The tool's version, written into reports.
+    public static let toolVersion = "1.0.0"
+
+    /// The command run: `check` or `run`.
+    public var command: String
+    /// The command line's arguments after the command word, secrets redacted.
+    public var arguments: [String]
+    /// What was checked: `reference model`, `adapter: CMD`, a base URL.
+    public var target: String
+    /// The run's seed (replays it with `--seed`).
+    public var seed: UInt64?
+    /// When the run started.
+    public var startedAt: Date
+    /// Wall-clock duration of the run.
+    public var durationSeconds: Double
+    /// The contract groups in the order they ran.
+    public var groups: [ContractGroup]
+    /// Announcements created on the target and not deleted (no admin token, or a failed delete).
+    public var leftovers: [Leftover]
+    /// Remarks about the run (skipped groups, adapter restarts, budgets reached).
+    public var notes: [String]
+
+    /// Creates a report.
+    public init(
+        command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date, durationSeconds: Double,
+        groups: [ContractGroup], leftovers: [Leftover] = [], notes: [String] = []
+    ) {
+        self.command = command
+        self.arguments = arguments
+        self.target = target
+        self.seed = seed
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.groups = groups
+        self.leftovers = leftovers
+        self.notes = notes
+    }
+
+    /// Totals over every group.
+    public var summary: Summary {
+        let contracts = groups.flatMap(\.contracts)
+        return Summary(
+            contracts: contracts.count,
+            passed: contracts.filter { $0.status == .passed }.count,
+            failed: contracts.filter { $0.status == .failed }.count,
+            skipped: contracts.filter { $0.status == .skipped }.count,
+            casesRun: contracts.reduce(0) { $0 + $1.casesRun },
+            casesFailed: contracts.reduce(0) { $0 + $1.casesFailed })
+    }
+
+    /// Whether any contract failed.
+    public var hasFailures: Bool { groups.contains { $0.contracts.contains { $0.status == .failed } } }
+
+    /// The exit code this report calls for: 1 when a contract failed, else 0.
+    public var exitCode: RunnerExitCode { hasFailures ? .contractFailed : .success }
+
+    /// Totals of a report.
+    public struct Summary: Sendable, Hashable {
+        /// Contracts checked.
+        public var contracts: Int
+        /// Contracts that held.
+        public var passed: Int
+        /// Contracts that failed.
+        public var failed: Int
+        /// Contracts not checked (a missing prerequisite, a budget reached).
+        public var skipped: Int
+        /// Cases run over all contracts.
+        public var casesRun: Int
+        /// Failing cases over all contracts.
+        public var casesFailed: Int
+    }
+}
+
+/// A named group of contracts (e.g. `flows`, `create negatives`), one JUnit test suite.
+public struct ContractGroup: Sendable, Hashable {
+    /// The group's name.
+    public var name: String
+    /// Its contracts, in the order they were declared.
+    public var contracts: [ContractOutcome]
+
+    /// Creates a group.
+    public init(name: String, contracts: [ContractOutcome] = []) {
+        self.name = name
+        self.contracts = contracts
+    }
+
+    /// Seconds spent in this group's contracts.
+    public var durationSeconds: Double { contracts.reduce(0) { $0 + $1.durationSeconds } }
+}
+
+/// One contract's result: how many cases ran, how many failed, and the failures kept in full.
+public struct ContractOutcome: Sendable, Hashable {
+    /// Whether the contract held.
+    public enum Status: String, Sendable, Hashable {
+        /// Every case held.
+        case passed
+        /// At least one case failed.
+        case failed
+        /// No case ran (a budget reached, a prerequisite missing).
+        case skipped
+    }
+
+    /// The contract's name, e.g. `status by flow`.
+    public var name: String
+    /// Cases checked.
+    public var casesRun: Int
+    /// Cases that failed (every one counted; only the first few are kept in ``failures``).
+    public var casesFailed: Int
+    /// Seconds spent checking it.
+    public var durationSeconds: Double
+    /// The failures kept in full (at most ``ContractRecorder/maxFailuresKept``).
+    public var failures: [ContractFailure]
+    /// Why the contract was skipped, when it was.
+    public var skipReason: String?
+
+    /// Creates an outcome.
+    public init(
+        name: String, casesRun: Int = 0, casesFailed: Int = 0, durationSeconds: Double = 0,
+        failures: [ContractFailure] = [], skipReason: String? = nil
+    ) {
+        self.name = name
+        self.casesRun = casesRun
+        self.casesFailed = casesFailed
+        self.durationSeconds = durationSeconds
+        self.failures = failures
+        self.skipReason = skipReason
+    }
+
+    /// Failed when a case failed; skipped when it was skipped or ran no case; else passed.
+    public var status: Status {
+        if casesFailed > 0 { return .failed }
+        if skipReason != nil || casesRun == 0 { return .skipped }
+        return .passed
+    }
+}
+
+/// A request as shown in a report, secrets already redacted.
+public struct ReportedRequest: Sendable, Hashable {
+    /// `GET`, `POST`, `DELETE`.
+    public var method: String
+    /// Path and query.
+    public var path: String
+    /// Header fields in order, redacted.
+    public var headers: [ReportedHeader]
+    /// The body as text (redacted; binary bodies summarised).
+    public var body: String
+
+    /// Creates a reported request.
+    public init(method: String, path: String, headers: [ReportedHeader] = [], body: String = "") {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One header field of a reported request.
+public struct ReportedHeader: Sendable, Hashable {
+    /// The field name.
+    public var name: String
+    /// The value, redacted when it is a credential.
+    public var value: String
+
+    /// Creates a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One failing case of a contract, with everything needed to understand and replay it.
+public struct ContractFailure: Sendable, Hashable {
+    /// What went wrong, in one sentence.
+    public var message: String
+    /// Identifies the case: a catalog id, an adapter question id, a generated case index.
+    public var caseId: String?
+    /// The request sent (HTTP) or question line (adapter), redacted.
+    public var request: ReportedRequest?
+    /// The answer the contract expects.
+    public var expected: String?
+    /// The answer that came.
+    public var actual: String?
+    /// The shrunk input, for generated cases.
+    public var shrunkInput: JSONValue?
+    /// The input as first generated, for generated cases.
+    public var originalInput: JSONValue?
+    /// The seed that generated it.
+    public var seed: UInt64?
+    /// The exact command line that replays the run.
+    public var replay: String?
+
+    /// Creates a failure.
+    public init(
+        message: String, caseId: String? = nil, request: ReportedRequest? = nil, expected: String? = nil,
+        actual: String? = nil, shrunkInput: JSONValue? = nil, originalInput: JSONValue? = nil, seed: UInt64? = nil,
+        replay: String? = nil
+    ) {
+        self.message = message
+        self.caseId = caseId
+        self.request = request
+        self.expected = expected
+        self.actual = actual
+        self.shrunkInput = shrunkInput
+        self.originalInput = originalInput
+        self.seed = seed
+        self.replay = replay
+    }
+}
+
+/// An announcement a run created on the target and did not delete.
+public struct Leftover: Sendable, Hashable {
+    /// The announcement's id.
+    public var id: String
+    /// Its microchip number (unique to the run).
+    public var microchipNumber: String?
+    /// Why it is left: no admin token given, or the delete's answer.
+    public var reason: String
+
+    /// Creates a leftover.
+    public init(id: String, microchipNumber: String?, reason: String) {
+        self.id = id
+        self.microchipNumber = microchipNumber
+        self.reason = reason
+    }
+}
+
+/// Collects contract results while a run is in progress; safe to use from concurrent tasks.
+///
+/// Contracts are declared first (so the report lists them in a stable order even when cases
+/// finish out of order), then every case is recorded as a pass or a failure.
+public final class ContractRecorder: @unchecked Sendable {
+    // Unchecked: every mutable member is guarded by `lock`.
+    /// Failures kept in full per contract; further ones are only counted.
+    public static let maxFailuresKept = 5
+
+    private let lock = NSLock()
+    private var groups: [ContractGroup] = []
+    private var leftovers: [Leftover] = []
+    private var notes: [String] = []
+
+    /// An empty recorder.
+    public init() {}
+
+    /// Declares a contract (idempotent), so it is reported even if no case runs.
+    public func declare(group: String, contract: String) {
+        lock.withLock { _ = indices(group, contract) }
+    }
+
+    /// Records `count` passing cases.
+    public func pass(group: String, contract: String, count: Int = 1, seconds: Double = 0) {
+        lock.withLock {
+            let (g, c) = indices(group, contract)
+            groups[g].contracts[c].casesRun += count
+            groups[g].contracts[c].durationSeconds += seconds
+        }
+    }
+
+    /// Records one failing case.
+    public func fail(group: String, contract: String, _ failure: ContractFailure, seconds: Double = 0) {
+        lock.withLock {
+            let (g, c) = indices(group, contract)
+            groups[g].contracts[c].casesRun += 1
+            groups[g].contracts[c].casesFailed += 1
+            groups[g].contracts[c].durationSeconds += seconds
+            if groups[g].contracts[c].failures.count < Self.maxFailuresKept {
+                groups[g].contracts[c].failures.append(failure)
+            }
+        }
+    }
+
+    /// Marks a contract as skipped with a reason.
+    public func skip(group: String, contract: String, reason: String) {
+        lock.withLock {
+            let (g, c) = indices(group, contract)
+            groups[g].contracts[c].skipReason = reason
+        }
+    }
+
+    /// Records an announcement left on the target.
+    public func leave(_ leftover: Leftover) {
+        lock.withLock { leftovers.append(leftover) }
+    }
+
+    /// Adds a remark to the report.
+    public func note(_ text: String) {
+        lock.withLock { notes.append(text) }
+    }
+
+    /// Failing cases so far, over every contract.
+    public var failureCount: Int {
+        lock.withLock { groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
+    }
+
+    /// The report of everything recorded.
+    public func report(
+        command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
+    ) -> ContractReport {
+        lock.withLock {
+            ContractReport(
+                command: command, arguments: Redactor().arguments(arguments), target: target, seed: seed, startedAt: startedAt,
+                durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes)
+        }
+    }
+
+    private func indices(_ group: String, _ contract: String) -> (Int, Int) {
+        let g: Int
+        if let index = groups.firstIndex(where: { $0.name == group }) {
+            g = index
+        } else {
+            groups.append(ContractGroup(name: group))
+            g = groups.count - 1
+        }
+        if let c = groups[g].contracts.firstIndex(where: { $0.name == contract }) { return (g, c) }
+        groups[g].contracts.append(ContractOutcome(name: contract))
+        return (g, groups[g].contracts.count - 1)
+    }
+}

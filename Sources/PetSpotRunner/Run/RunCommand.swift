@@ -1,0 +1,135 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotFlowGenerators
+import PetSpotGenerators
+import PetSpotModel
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
+/// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
+struct RunCommand {
+    static let spec = CommandSpec(
+        name: "run",
+        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--no-progress]",
+        summary: "Check a running backend over HTTP: generated reports, the catalog's negative cases, photo uploads.",
+        discussion: """
+            Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
+            with a --timeout; every microchip number is unique to the run (a random 9-digit prefix and a counter); \
+            with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
+            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed.
+            """,
+        options: [
+            OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
+            OptionSpec("--cases", value: "N", default: "20", help: "Generated reports to submit."),
+            OptionSpec("--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run."),
+            OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
+            OptionSpec("--profile", value: "P", default: "production", help: "Expected behaviour: production or strict (the project's mock)."),
+            OptionSpec("--concurrency", value: "K", default: "4", help: "Requests in flight at most."),
+            OptionSpec("--max-requests", value: "M", default: "2000", help: "Request budget of the run (cleanup deletes excepted)."),
+            OptionSpec("--timeout", value: "SEC", default: "10", help: "Per-request time limit in seconds."),
+            OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE."),
+            OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE."),
+            OptionSpec("--no-progress", help: "Do not write the live progress line on standard error."),
+        ],
+        examples: [
+            "petspot-contracts run --base-url http://127.0.0.1:8080 --admin-token petspot-admin-token",
+            "PETSPOT_ADMIN_TOKEN=... petspot-contracts run --base-url https://staging.example.com --cases 50 --max-requests 500 --junit contracts.xml",
+        ])
+
+    let baseURL: URL
+    let cases: Int
+    let seed: UInt64
+    let adminToken: String?
+    let profile: BackendProfile
+    let concurrency: Int
+    let maxRequests: Int
+    let timeout: Double
+    let reportJSON: String?
+    let junit: String?
+    let showsProgress: Bool
+    let arguments: [String]
+
+    init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(RunnerError) {
+        guard let baseURL = try parsed.baseURL("--base-url") else {
+            throw .usage("missing --base-url URL (the backend to check, e.g. http://127.0.0.1:8080)", command: "run")
+        }
+        self.baseURL = baseURL
+        cases = try parsed.int("--cases", default: 20, in: 0...100_000)
+        seed = try parsed.seed() ?? RunnerSeed.random()
+        let token = try parsed.nonEmpty("--admin-token") ?? environment["PETSPOT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        adminToken = token
+        profile = BackendProfile(rawValue: try parsed.choice("--profile", default: "production", among: BackendProfile.allCases.map(\.rawValue))) ?? .production
+        concurrency = try parsed.int("--concurrency", default: 4, in: 1...64)
+        maxRequests = try parsed.int("--max-requests", default: 2000, in: 1...10_000_000)
+        timeout = try parsed.seconds("--timeout", default: 10, in: 0.1...600)
+        reportJSON = try parsed.nonEmpty("--report-json")
+        junit = try parsed.nonEmpty("--junit")
+        showsProgress = !parsed.flag("--no-progress")
+        self.arguments = arguments
+    }
+
+    var replayCommand: String {
+        var words = ["petspot-contracts", "run", "--base-url", baseURL.absoluteString, "--seed", String(seed), "--cases", String(cases), "--profile", profile.rawValue]
+        if adminToken != nil { words += ["--admin-token", "$PETSPOT_ADMIN_TOKEN"] }
+        return words.map { $0 == "$PETSPOT_ADMIN_TOKEN" ? "\"$PETSPOT_ADMIN_TOKEN\"" : shellQuoted($0) }.joined(separator: " ")
+    }
+
+    func run(output: RunnerOutput) async throws -> RunnerExitCode {
+        try await execute(transport: URLSessionTransport(baseURL: baseURL, timeout: timeout), output: output)
+    }
+
+    /// Runs every contract through `transport` (tests pass an in-process or deliberately broken one).
+    func execute(transport base: any AnnouncementTransport, output: RunnerOutput) async throws -> RunnerExitCode {
+        let startedAt = Date()
+        let schemas = try ContractSchemas.shared()
+        output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue), seed \(seed) (replay: \(replayCommand))")
+        let recorder = ContractRecorder()
+        let transport = BudgetedTransport(base, limit: maxRequests)
+        let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
+        let microchips = MicrochipSequence()
+        let contracts = BackendContracts(
+            transport: transport, schemas: schemas, profile: profile, adminToken: adminToken, recorder: recorder,
+            microchips: microchips, seed: seed, replay: replayCommand, concurrency: concurrency, progress: progress)
+        try await contracts.checkHealth(target: baseURL.absoluteString)
+        let reports = Self.generatedReports(count: cases, seed: seed, now: Date())
+        await contracts.submit(reports)
+        await contracts.catalogNegatives()
+        await contracts.derivedNegatives()
+        await contracts.photoCases()
+        await contracts.cleanUp()
+        progress.finish()
+        recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
+        let report = recorder.report(
+            command: "run", arguments: Redactor(secrets: adminToken.map { [$0] } ?? []).arguments(arguments),
+            target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
+        if let reportJSON { try report.writeJSON(to: reportJSON) }
+        if let junit { try report.writeJUnit(to: junit) }
+        output.line(report.consoleText)
+        return report.exitCode
+    }
+
+    /// `count` valid reports of either flow made at `now` (the server's clock judges their
+    /// dates), with the reference model's payloads.
+    static func generatedReports(count: Int, seed: UInt64, now: Date) -> [(flowCase: FlowCase, payload: CreateAnnouncementRequest)] {
+        let generator: Gen<FlowCase> = Gen.element(of: FlowGenerators.timeZones).flatMap { zone in
+            let context = ReportContext(timeZone: zone, now: now)
+            return FlowGenerators.flow.flatMap { flow in
+                FlowGenerators.inputs(flow, .valid, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
+            }
+        }
+        return submittedPayloads(generator.samples(count: count, seed: seed), oracle: ReferenceOracle())
+    }
+
+    /// The cases `oracle` submits, with their payloads decoded (payloads that do not decode
+    /// are left to the flow contracts).
+    static func submittedPayloads(_ cases: [FlowCase], oracle: any FlowOracle) -> [(flowCase: FlowCase, payload: CreateAnnouncementRequest)] {
+        cases.compactMap { flowCase in
+            guard case .success(.submitted(let payload)) = oracle.answer(flowCase).result,
+                let request = try? CreateAnnouncementRequest(json: payload)
+            else { return nil }
+            return (flowCase, request)
+        }
+    }
+}

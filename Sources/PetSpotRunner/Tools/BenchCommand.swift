@@ -1,0 +1,57 @@
+import Foundation
+
+/// `petspot-contracts bench`: the shipped benchmarks, one `name: value unit` line each.
+///
+/// Run from a release build (`swift run -c release petspot-contracts bench`). Every figure is
+/// written to standard output as soon as it is measured, flushed, so a pipe sees progress.
+struct BenchCommand {
+    static let spec = CommandSpec(
+        name: "bench", synopsis: "[--seconds SEC] [--filter GROUP]",
+        summary: "Run the shipped benchmarks and print one 'name: value unit' line each.",
+        discussion: """
+            Groups: pipeline (generate flow inputs, map them to the payload, validate against the create-request \
+            schema, single-threaded; also against the stricter client-payload schema), shrinking (time to the \
+            minimal counterexample of planted bugs, with the counterexample), validator (a create payload \
+            against the compiled create-request and client-payload schemas), mock (create requests per second \
+            over loopback keep-alive HTTP with 1, 4 and 16 connections, with latency percentiles). Use a \
+            release build: debug figures are many times lower.
+            """,
+        options: [
+            OptionSpec("--seconds", value: "SEC", default: "2", help: "Measuring time of each throughput benchmark."),
+            OptionSpec(
+                "--filter", value: "GROUP", default: "all",
+                help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock)."),
+        ],
+        examples: ["swift run -c release petspot-contracts bench", "petspot-contracts bench --filter shrinking"])
+
+    let seconds: Double
+    let groups: [Benchmarks.Group]
+
+    init(_ parsed: ParsedArguments) throws(RunnerError) {
+        seconds = try parsed.seconds("--seconds", default: 2, in: 0.05...600)
+        let filter = try parsed.nonEmpty("--filter")
+        groups = Benchmarks.Group.allCases.filter { group in filter.map { group.rawValue.contains($0) } ?? true }
+        if groups.isEmpty {
+            throw .usage(
+                "--filter \(filter ?? ""): no benchmark group matches (groups: "
+                    + Benchmarks.Group.allCases.map(\.rawValue).joined(separator: ", ") + ")", command: "bench")
+        }
+    }
+
+    func run(output: RunnerOutput) async throws -> RunnerExitCode {
+        #if DEBUG
+        output.errorLine("petspot-contracts bench: this is a debug build; figures are only meaningful from a release build")
+        #endif
+        let (groups, seconds) = (self.groups, self.seconds)
+        let failure = await runOnDedicatedThread { () -> String? in
+            do {
+                try Benchmarks.run(groups, seconds: seconds) { output.line($0.description) }
+                return nil
+            } catch {
+                return String(describing: error)
+            }
+        }
+        if let failure { throw RunnerError.configuration("bench: \(failure)", command: "bench") }
+        return .success
+    }
+}

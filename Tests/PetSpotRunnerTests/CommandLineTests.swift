@@ -1,0 +1,95 @@
+import Foundation
+import PetSpotMockBackend
+import Testing
+@testable import PetSpotRunner
+
+/// Runs the tool in-process and returns its exit code and output.
+func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+    let output = RunnerOutput.capturing()
+    let status = await PetSpotContractsTool.run(arguments: arguments, output: output)
+    return (status, output.standardOutput, output.standardError)
+}
+
+@Suite("command line")
+struct CommandLineTests {
+    @Test("an unknown flag exits 2 with a did-you-mean suggestion on one line")
+    func unknownFlag() async {
+        let result = await runTool(["check", "--cses", "5"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("unknown option '--cses'; did you mean '--cases'?"))
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(result.out.isEmpty)
+    }
+
+    @Test("an unknown command exits 2 with a suggestion")
+    func unknownCommand() async {
+        let result = await runTool(["chek"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("did you mean 'check'?"))
+    }
+
+    @Test("a bad value names its flag", arguments: [
+        (["check", "--cases", "abc"], "--cases"),
+        (["check", "--cases", "0"], "--cases"),
+        (["check", "--seed", "-1"], "--seed"),
+        (["check", "--sut-timeout", "never"], "--sut-timeout"),
+        (["run", "--base-url", "http://127.0.0.1:1", "--concurrency", "0"], "--concurrency"),
+        (["run", "--base-url", "http://127.0.0.1:1", "--profile", "prod"], "--profile"),
+        (["mock", "--faults", "500:2"], "--faults"),
+        (["mock", "--host", "0.0.0.0"], "--host"),
+    ])
+    func badValue(arguments: [String], flag: String) async {
+        let result = await runTool(arguments)
+        #expect(result.status == 2)
+        #expect(result.err.contains(flag))
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("a bad or missing URL exits 2", arguments: [
+        ["run", "--base-url", "ftp://example.com"],
+        ["run", "--base-url", "not a url"],
+        ["run", "--base-url", "http://"],
+        ["run", "--base-url", "http://127.0.0.1:99999"],
+        ["run"],
+    ])
+    func badURL(arguments: [String]) async {
+        let result = await runTool(arguments)
+        #expect(result.status == 2)
+        #expect(result.err.contains("--base-url"))
+    }
+
+    @Test("--help on every command lists every flag with its default and an example")
+    func helpOnEveryCommand() async {
+        for command in PetSpotContractsTool.commands {
+            let result = await runTool([command.name, "--help"])
+            #expect(result.status == 0, "\(command.name) --help")
+            #expect(result.out.contains("USAGE: petspot-contracts \(command.name)"))
+            for option in command.options {
+                #expect(result.out.contains(option.name), "\(command.name) help lists \(option.name)")
+                if let defaultText = option.defaultText { #expect(result.out.contains("(default: \(defaultText))")) }
+            }
+            #expect(result.out.contains("EXAMPLES:"))
+        }
+        let overview = await runTool(["help"])
+        #expect(overview.status == 0)
+        for command in PetSpotContractsTool.commands { #expect(overview.out.contains(command.name)) }
+    }
+
+    @Test("a closed port exits 3 with one line")
+    func closedPort() async throws {
+        let server = MockHTTPServer(options: MockServerOptions(port: 0))
+        let port = try server.start()
+        server.stop()
+        let result = await runTool(["run", "--base-url", "http://127.0.0.1:\(port)", "--timeout", "2", "--no-progress"])
+        #expect(result.status == 3)
+        #expect(result.err.contains("cannot reach http://127.0.0.1:\(port)"))
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("suggestions come from edit distance")
+    func suggestions() {
+        #expect(ParsedArguments.suggestion(for: "--seeed", among: ["--seed", "--cases"]) == "--seed")
+        #expect(ParsedArguments.suggestion(for: "--junt", among: ["--junit", "--report-json"]) == "--junit")
+        #expect(ParsedArguments.suggestion(for: "--zzzzzzzz", among: ["--seed", "--cases"]) == nil)
+    }
+}

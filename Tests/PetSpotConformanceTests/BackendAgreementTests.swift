@@ -8,22 +8,17 @@ import PetSpotModel
 import PetSpotPropertyTesting
 import Testing
 
-/// Whether the backend refuses `payload` only because the user's calendar date is already
-/// tomorrow in UTC (a zone east of UTC near midnight).
-///
-/// report-flows.md allows any date up to today *in the user's time zone*; the backend reads
-/// the date as UTC midnight and refuses it when that is after its current instant. For a user
-/// in Kiritimati (UTC+14) at 00:30 local time, "today" is already tomorrow in UTC, so the app
-/// sends a report the backend refuses. This is a real gap between the two documents, kept
-/// visible rather than papered over: the properties label it and accept exactly this refusal.
-func isKnownDateGap(_ payload: JSONObject, context: ReportContext, answer: JSONValue?) -> Bool {
-    guard let date = payload["lastSeenDate"]?.stringValue.flatMap(CalendarDate.init(iso:)) else { return false }
-    let utcToday = CalendarDate.today(in: TimeZone(identifier: "UTC")!, now: context.now)
-    return date > utcToday && answer?["error"]?["field"] == "lastSeenDate" && answer?["error"]?["code"] == "INVALID_FORMAT"
-}
-
 /// Payload properties against the backend (issue 7): the in-process strict mock accepts every
 /// payload the model submits, and the production profile agrees with the model both ways.
+/// Helpers to build payloads outside the wizard.
+enum Fixtures {
+    /// The payload of `inputs` when every step passes at `context`.
+    static func payload(_ inputs: ReportInputs, flow: ReportFlowKind, context: ReportContext) -> JSONObject {
+        guard case .submitted(let payload) = ReferenceModel.evaluate(flow: flow, inputs: inputs, context: context) else { return JSONObject() }
+        return payload
+    }
+}
+
 @Suite("Backend agreement")
 struct BackendAgreementTests {
     /// Submits `payload` to a fresh mock whose clock is the case's instant.
@@ -43,36 +38,42 @@ struct BackendAgreementTests {
             coverage: [CoverageRequirement("missing", atLeast: 30), CoverageRequirement("found", atLeast: 30)],
             verifying: { flowCase, payload in
                 label(flowCase.flow.rawValue)
+                let localToday = flowCase.context.today
+                classify(localToday > flowCase.context.latestReportDate, "local date ahead of UTC")
                 let (status, answer) = Self.create(payload, profile: profile, context: flowCase.context)
-                if status != 201 && isKnownDateGap(payload, context: flowCase.context, answer: answer) {
-                    return label("local date ahead of UTC (documented gap)")
-                }
                 try require(status == 201, "the \(profile.rawValue) backend answered \(status) \(answer?.description ?? "")")
             })
     }
 
-    @Test("documented gap: 'today' east of UTC can be tomorrow for the backend, which refuses it")
-    func dateGapEastOfUTC() throws {
+    @Test("east of UTC after local midnight: the model blocks the user's today, which the backend would refuse")
+    func dateEastOfUTC() throws {
         // 2026-11-21T10:30:00Z is 00:30 on 2026-11-22 in Kiritimati (UTC+14).
         let context = ReportContext(
             timeZone: TimeZone(identifier: "Pacific/Kiritimati")!, now: ReportContext.parseInstant("2026-11-21T10:30:00Z")!)
         var inputs = FlowGenerators.flowCase(.found, .valid).samples(count: 1, seed: 3)[0].inputs
         inputs.lastSeenDate = context.today
-        guard case .submitted(let payload) = ReferenceModel.evaluate(flow: .found, inputs: inputs, context: context) else {
-            Issue.record("the model should submit today's date in the user's zone (report-flows.md)")
+        // The backend refuses the user's today...
+        // (built as the model would a day later, when the 22nd is allowed everywhere)
+        let payload = Fixtures.payload(
+            inputs, flow: .found, context: ReportContext(timeZone: context.timeZone, now: context.now.addingTimeInterval(86_400)))
+        #expect(payload["lastSeenDate"] == "2026-11-22")
+        let (refused, answer) = Self.create(payload, profile: .production, context: context)
+        #expect(refused == 400 && answer?["error"]?["field"] == "lastSeenDate")
+        // ...so the model blocks it, and submits the day before, which the backend accepts.
+        #expect(ReferenceModel.evaluate(flow: .found, inputs: inputs, context: context) == .blocked(step: .petDetails, fields: [.lastSeenDate]))
+        inputs.lastSeenDate = CalendarDate(iso: "2026-11-21")
+        guard case .submitted(let accepted) = ReferenceModel.evaluate(flow: .found, inputs: inputs, context: context) else {
+            Issue.record("the day before should be submitted")
             return
         }
-        #expect(payload["lastSeenDate"] == "2026-11-22")
-        let (status, answer) = Self.create(payload, profile: .production, context: context)
-        #expect(status == 400)
-        #expect(isKnownDateGap(payload, context: context, answer: answer))
+        #expect(Self.create(accepted, profile: .production, context: context).0 == 201)
     }
 
     @Test("a full submission (create, then photo upload with Basic auth) succeeds against the strict mock and reads back")
     func fullSubmissionReadsBack() async throws {
         let cases = FlowGenerators.flowCase(.valid).samples(count: 60, seed: 20_261_121)
         for flowCase in cases {
-            let backend = MockBackend(profile: .strict, clock: { flowCase.context.now.addingTimeInterval(14 * 3600) })
+            let backend = MockBackend(profile: .strict, clock: { flowCase.context.now })
             var wizard = ReportWizard(flow: flowCase.flow)
             var form = ReferenceModel.form(flow: flowCase.flow, inputs: flowCase.inputs)
             form.photo = form.photo.map(PhotoContents.materialized)

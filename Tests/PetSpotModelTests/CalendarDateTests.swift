@@ -41,16 +41,43 @@ struct CalendarDateTests {
     @Test("date rule: today allowed, tomorrow refused, in the user's zone")
     func dateRule() throws {
         let rule = ReportDateRule()
-        let instant = try #require(ReportContext.parseInstant("2026-11-21T23:30:00Z"))
+        let noon = try #require(ReportContext.parseInstant("2026-11-21T12:00:00Z"))
+        let nearMidnight = try #require(ReportContext.parseInstant("2026-11-21T23:30:00Z"))
         let warsaw = TimeZone(identifier: "Europe/Warsaw")!
         let newYork = TimeZone(identifier: "America/New_York")!
+        let nov20 = CalendarDate(iso: "2026-11-20")!
         let nov21 = CalendarDate(iso: "2026-11-21")!
         let nov22 = CalendarDate(iso: "2026-11-22")!
-        let nov23 = CalendarDate(iso: "2026-11-23")!
-        #expect(rule.isAllowed(nov22, now: instant, timeZone: warsaw))
-        #expect(!rule.isAllowed(nov23, now: instant, timeZone: warsaw))
-        #expect(rule.isAllowed(nov21, now: instant, timeZone: newYork))
-        #expect(!rule.isAllowed(nov22, now: instant, timeZone: newYork))
+        // At noon UTC every zone near Europe/America agrees on the date.
+        #expect(rule.isAllowed(nov21, now: noon, timeZone: warsaw))
+        #expect(!rule.isAllowed(nov22, now: noon, timeZone: warsaw))
+        // West of UTC before midnight: today (the 21st) is allowed, tomorrow is not.
+        #expect(rule.isAllowed(nov21, now: nearMidnight, timeZone: newYork))
+        #expect(!rule.isAllowed(nov22, now: nearMidnight, timeZone: newYork))
+        // After UTC midnight, New York is still on the 21st: the 22nd is refused in the user's zone.
+        let afterUTCMidnight = try #require(ReportContext.parseInstant("2026-11-22T03:00:00Z"))
+        #expect(rule.isAllowed(nov21, now: afterUTCMidnight, timeZone: newYork))
+        #expect(!rule.isAllowed(nov22, now: afterUTCMidnight, timeZone: newYork))
+        #expect(rule.isAllowed(nov20, now: nearMidnight, timeZone: warsaw))
+    }
+
+    @Test("east of UTC after local midnight, the user's today is tomorrow for the backend: refused")
+    func dateRuleEastOfUTC() throws {
+        let rule = ReportDateRule()
+        // 00:30 on the 22nd in Warsaw and 13:30 on the 22nd in Kiritimati are still the 21st in UTC.
+        let nearMidnight = try #require(ReportContext.parseInstant("2026-11-21T23:30:00Z"))
+        let warsaw = TimeZone(identifier: "Europe/Warsaw")!
+        let kiritimati = TimeZone(identifier: "Pacific/Kiritimati")!
+        let nov21 = CalendarDate(iso: "2026-11-21")!
+        let nov22 = CalendarDate(iso: "2026-11-22")!
+        #expect(CalendarDate.today(in: warsaw, now: nearMidnight) == nov22)
+        #expect(!rule.isAllowed(nov22, now: nearMidnight, timeZone: warsaw))
+        #expect(rule.isAllowed(nov21, now: nearMidnight, timeZone: warsaw))
+        #expect(!rule.isAllowed(nov22, now: nearMidnight, timeZone: kiritimati))
+        #expect(ReportDateRule.latestAllowedDate(now: nearMidnight, timeZone: kiritimati) == nov21)
+        // Once UTC reaches the 22nd, the 22nd is allowed everywhere it is today.
+        let afterUTCMidnight = try #require(ReportContext.parseInstant("2026-11-22T00:00:00Z"))
+        #expect(rule.isAllowed(nov22, now: afterUTCMidnight, timeZone: warsaw))
     }
 
     @Test("instants parse with offsets and fractions; format in UTC")

@@ -138,7 +138,8 @@ public enum FieldGenerators {
     public static func age(_ mood: InputMood) -> Gen<String?> {
         let valid = Gen.int(in: 1...40).map { "\($0)" }
         let empty = Gen<String>.element(of: ["", " "])
-        let validOptional = Gen.frequency((3, valid.map(Optional.some)), (1, empty.map(Optional.some)), (1, .constant(nil)))
+        // Left empty first, so a shrunk report carries no age.
+        let validOptional = Gen.frequency((1, .constant(nil)), (1, empty.map(Optional.some)), (3, valid.map(Optional.some)))
         guard mood == .hostile else { return validOptional }
         let hostile = Gen<String>.element(of: ["0", "41", "00", "007", "1.5", "-3", "+3", "3 years", "٣", "３", "1e1", "99999999999999999999"])
         return Gen.frequency((4, validOptional), (2, hostile.map(Optional.some)), (1, Gen.padded(valid, with: HostileCharacters.invisibles).map(Optional.some)))
@@ -146,13 +147,17 @@ public enum FieldGenerators {
 
     // MARK: Free texts
 
-    /// Optional free text with a cap (`nil` for no cap): realistic text; hostile adds blank
-    /// text, emoji and combining marks, right-to-left text, HTML, and lengths at and past the
-    /// cap.
+    /// Optional free text with a cap (`nil` for no cap): realistic text, sometimes exactly at
+    /// the cap; hostile adds blank text, emoji and combining marks, right-to-left text, HTML,
+    /// and lengths at and past the cap.
     public static func freeText(_ mood: InputMood, cap: Int?) -> Gen<String?> {
         let words: CharacterClass = .asciiLetters + " " + HostileCharacters.internationalLetters
         let realistic = Gen.string(from: words, length: 0...24)
-        let valid = Gen.frequency((4, realistic.map(Optional.some)), (1, .constant(nil)))
+        // Valid text includes, now and then, text exactly at the cap: still valid, and where
+        // off-by-one bugs live.
+        var validAlternatives: [(weight: Int, gen: Gen<String?>)] = [(24, realistic.map(Optional.some)), (6, .constant(nil))]
+        if let cap { validAlternatives.append((1, Gen.exactly(cap, from: words).map(Optional.some))) }
+        let valid = Gen.frequency(validAlternatives)
         guard mood == .hostile else { return valid }
         var alternatives: [(weight: Int, gen: Gen<String?>)] = [
             (4, valid),

@@ -97,6 +97,7 @@ extension JSONValue {
         }
     }
 
+    /// Hashes consistently with ``==`` (numbers by value, objects regardless of order).
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -177,8 +178,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         self.values = values
     }
 
+    /// The position of the first member.
     public var startIndex: Int { keys.startIndex }
+    /// The position after the last member.
     public var endIndex: Int { keys.endIndex }
+    /// The member at `position`.
     public subscript(position: Int) -> Element { (key: keys[position], value: values[position]) }
 
     /// The position of the member named `key` (compared code point by code point).
@@ -214,6 +218,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     /// Whether a member named `key` exists (its value may be `null`).
     public func contains(key: String) -> Bool { index(forKey: key) != nil }
 
+    /// Same members with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.keys.count == rhs.keys.count else { return false }
         for index in lhs.keys.indices {
@@ -222,6 +227,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         return true
     }
 
+    /// Hashes the members regardless of their order.
     public func hash(into hasher: inout Hasher) {
         // Order-independent: combine per-member hashes commutatively.
         var combined = 0

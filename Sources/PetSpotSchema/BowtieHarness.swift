@@ -25,9 +25,9 @@ public enum BowtieHarness {
         "language": "swift",
         "name": "petspot-contracts",
         "version": "0.1.0",
-        "homepage": "https://github.com/petspot/petspot-contracts",
-        "issues": "https://github.com/petspot/petspot-contracts/issues",
-        "source": "https://github.com/petspot/petspot-contracts",
+        "homepage": "https://petspot.example/contracts",
+        "issues": "https://petspot.example/contracts/issues",
+        "source": "https://petspot.example/contracts/source",
         "dialects": [.string(SchemaRegistry.draft202012MetaschemaURI)],
     ]
 

@@ -70,6 +70,7 @@ public struct SchemaCompileError: Error, Sendable, Equatable, CustomStringConver
         self.message = message
     }
 
+    /// `invalid schema at <location>: <message>`.
     public var description: String { "invalid schema at \(location): \(message)" }
 }
 
@@ -112,6 +113,7 @@ public struct ValidationError: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `<instance location>: <message> [<keyword location>]`, with `(root)` for the whole instance.
     public var description: String {
         "\(instanceLocation.isEmpty ? "(root)" : instanceLocation): \(message) [\(keywordLocation)]"
     }

@@ -173,6 +173,7 @@ struct _Evaluator {
 
         case .required(let names):
             guard case .object(let object) = instance else { return true }
+            if !collectErrors { return names.allPresent(in: object.keys) }
             var valid = true
             var hint = 0
             for position in names.names.indices where !names.find(position, in: object.keys, hint: &hint) {

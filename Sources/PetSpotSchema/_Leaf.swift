@@ -90,24 +90,23 @@ final class _Leaf {
                 let bytes = text.utf8.count
                 // Code points are between bytes/4 and bytes; count them only when that matters.
                 if bytes < minLength { return false }
-                if bytes > maxLength || bytes / 4 < minLength {
+                if bytes > maxLength || (bytes + 3) / 4 < minLength {
                     let length = text.unicodeScalars.count
                     if length < minLength || length > maxLength { return false }
                 }
             }
             if let pattern, !pattern.matches(text) { return false }
         } else if let required, case .object(let object) = pointer.pointee {
-            var hint = 0
-            for position in required.names.indices where !required.find(position, in: object.keys, hint: &hint) { return false }
+            if !required.allPresent(in: object.keys) { return false }
         }
         guard let others else { return true }
-        return others.accepts(pointer.pointee)
+        return others.accepts(pointer)
     }
 }
 
 extension _Leaf._LeafExtras {
-    func accepts(_ instance: JSONValue) -> Bool {
-        switch instance {
+    func accepts(_ pointer: UnsafePointer<JSONValue>) -> Bool {
+        switch pointer.pointee {
         case .string(let text):
             if !patterns.isEmpty {
                 for pattern in patterns where !pattern.matches(text) { return false }
@@ -131,13 +130,13 @@ extension _Leaf._LeafExtras {
             break
         }
         if !formats.isEmpty {
-            for format in formats where !format.accepts(instance) { return false }
+            for format in formats where !format.accepts(pointer.pointee) { return false }
         }
         if !enumerations.isEmpty {
-            for values in enumerations where !values.contains(instance) { return false }
+            for values in enumerations where !values.contains(pointer.pointee) { return false }
         }
         if !constants.isEmpty {
-            for value in constants where value != instance { return false }
+            for value in constants where value != pointer.pointee { return false }
         }
         return true
     }

@@ -103,16 +103,11 @@ final class _PropertyTable {
         ascii = entries.map { $0.name.isASCIIOnly }
     }
 
-    var entries: [(name: String, node: _Node)] { Array(zip(names, nodes)) }
-
     /// For each entry, the fused check of its schema (through `$ref` chains) when it is a leaf;
     /// filled once compilation is complete.
     @exclusivity(unchecked) var leaves: [_Leaf?] = []
 
-    func node(for name: String, hint: inout Int) -> _Node? {
-        position(of: name, hint: &hint).map { nodes[$0] }
-    }
-
+    /// The index of the entry named `name`, probing from `hint` on; updates `hint` on a hit.
     func position(of name: String, hint: inout Int) -> Int? {
         let length = name.utf8.count
         return names.withUnsafeBufferPointer { names in
@@ -148,6 +143,14 @@ final class _NameList {
         self.names = names
         lengths = names.map { $0.utf8.count }
         ascii = names.map { $0.isASCIIOnly }
+    }
+
+    /// Whether every name is among `keys` (scans resume after the previous hit).
+    @inline(__always)
+    func allPresent(in keys: [String]) -> Bool {
+        var hint = 0
+        for position in names.indices where !find(position, in: keys, hint: &hint) { return false }
+        return true
     }
 
     /// Whether `keys` contains the name at `position`; the scan starts at `hint` (just after the

@@ -1,3 +1,5 @@
+import PetSpotModel
+
 /// Bits of JavaScript's semantics the production backend (Node.js) applies and the mock must
 /// reproduce: `String.prototype.trim`, `Number.prototype.toString`, and `Date` for `YYYY-MM-DD`.
 enum JavaScript {
@@ -62,26 +64,13 @@ enum JavaScript {
 
     /// Days from 1970-01-01 to the proleptic Gregorian date (month 1...12; any day, rolled over).
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468 + (day - 1)
+        CalendarDate.daysSinceUnixEpoch(year: year, month: month, day: day)
     }
 
     /// The civil date of a day count since 1970-01-01.
     static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CalendarDate(daysSinceUnixEpoch: days)
+        return (date.year, date.month, date.day)
     }
 
     /// `new Date("YYYY-MM-DD").getTime()` as V8 computes it: the text must match

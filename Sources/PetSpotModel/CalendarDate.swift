@@ -80,6 +80,13 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Days since 1970-01-01 (negative before it).
     public var daysSinceUnixEpoch: Int {
+        Self.daysSinceUnixEpoch(year: year, month: month, day: day)
+    }
+
+    /// Days from 1970-01-01 to `year`-`month`-`day` on the proleptic Gregorian calendar, for any
+    /// year and any day number (a day past the month's end counts on into the next month, as
+    /// JavaScript's `Date` does); `month` must be 1...12.
+    public static func daysSinceUnixEpoch(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -13,41 +13,24 @@ struct WizardPropertiesTests {
     static let context = ReportContext(
         timeZone: TimeZone(identifier: "Europe/Warsaw")!, now: FlowGenerators.referenceInstant)
 
-    @Test("Missing wizard matches its specification over generated action sequences")
-    func missingWizard() {
-        let property = ReportWizardMachine(flow: .missing, context: Self.context)
-            .property(name: "missingWizard", steps: 1...150)
-            .requireCoverage("blocked at photo", atLeast: 5)
-            .requireCoverage("blocked at description", atLeast: 5)
-            .requireCoverage("blocked at contactDetails", atLeast: 1)
-            .requireCoverage("summary with password", atLeast: 1)
-            .requireCoverage("failed submission kept the inputs", atLeast: 1)
-            .requireCoverage("Try Again after a failure", atLeast: 1)
-            .requireCoverage("typed non-ASCII digits", atLeast: 1)
-            .requireCoverage("typed invisible spaces", atLeast: 1)
-            .requireCoverage("typed emoji", atLeast: 1)
-            .requireCoverage("typed combining marks", atLeast: 1)
-            .requireCoverage("typed right-to-left text", atLeast: 1)
-        let result = propertyCheck(property, configuration: PropertyConfiguration(cases: 400))
-        if case .passed(let pass) = result { print("\(result.report)\n\(pass.labels)") }
+    /// Labels each flow's default run must reach: every step blocked, the end of the flow,
+    /// failures and retries, and every hostile character class typed.
+    static func requiredLabels(_ flow: ReportFlowKind) -> [(label: String, percent: Double)] {
+        let blockingSteps = flow.steps.filter { $0 != .chipNumber }
+        let ending = flow == .missing ? "summary with password" : "found flow closed after submit"
+        return blockingSteps.map { ("blocked at \($0.rawValue)", $0 == flow.steps.last ? 1 : 5) }
+            + [(ending, 1), ("failed submission kept the inputs", 1), ("Try Again after a failure", 1)]
+            + ["non-ASCII digits", "invisible spaces", "emoji", "combining marks", "right-to-left text"].map { ("typed \($0)", 1) }
     }
 
-    @Test("Found wizard matches its specification over generated action sequences")
-    func foundWizard() {
-        let property = ReportWizardMachine(flow: .found, context: Self.context)
-            .property(name: "foundWizard", steps: 1...150)
-            .requireCoverage("blocked at photo", atLeast: 5)
-            .requireCoverage("blocked at petDetails", atLeast: 5)
-            .requireCoverage("blocked at contactInfo", atLeast: 1)
-            .requireCoverage("found flow closed after submit", atLeast: 1)
-            .requireCoverage("failed submission kept the inputs", atLeast: 1)
-            .requireCoverage("Try Again after a failure", atLeast: 1)
-            .requireCoverage("typed non-ASCII digits", atLeast: 1)
-            .requireCoverage("typed invisible spaces", atLeast: 1)
-            .requireCoverage("typed emoji", atLeast: 1)
-            .requireCoverage("typed combining marks", atLeast: 1)
-            .requireCoverage("typed right-to-left text", atLeast: 1)
+    @Test("each wizard matches its specification over generated action sequences", arguments: ReportFlowKind.allCases)
+    func wizardMatchesSpecification(flow: ReportFlowKind) {
+        var property = ReportWizardMachine(flow: flow, context: Self.context)
+            .property(name: "wizardMatchesSpecification", steps: 1...150)
+        for (label, percent) in Self.requiredLabels(flow) {
+            property = property.requireCoverage(label, atLeast: percent)
+        }
         let result = propertyCheck(property, configuration: PropertyConfiguration(cases: 400))
-        if case .passed(let pass) = result { print("\(result.report)\n\(pass.labels)") }
+        if case .passed(let pass) = result { print("\(flow.rawValue) wizard: \(result.report)\n\(pass.labels)") }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// A transport that passes every request to the in-process mock and then rewrites the answers
 /// `rewrite` chooses: a deliberately broken backend rule.
 struct BrokenBackendTransport: AnnouncementTransport {
-    let base: MockBackendTransport
+    let base: InProcessTransport
     let rewrite: @Sendable (TransportRequest, TransportResponse) -> TransportResponse
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
@@ -64,7 +64,7 @@ struct BackendRunTests {
     @Test("without an admin token, created announcements are listed as leftovers")
     func leftovers() async throws {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)
-        let result = try await runThrough(MockBackendTransport(backend: backend), ["--cases", "3", "--seed", "5"])
+        let result = try await runThrough(InProcessTransport(backend: backend), ["--cases", "3", "--seed", "5"])
         let leftovers = result.report["leftovers"]?.arrayValue ?? []
         #expect(leftovers.count == backend.storedAnnouncementCount)
         #expect(!leftovers.isEmpty)
@@ -75,7 +75,7 @@ struct BackendRunTests {
     func budget() async throws {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)
         let result = try await runThrough(
-            MockBackendTransport(backend: backend),
+            InProcessTransport(backend: backend),
             ["--cases", "5", "--seed", "5", "--max-requests", "30", "--admin-token", MockBackend.defaultAdminToken])
         #expect(result.report["notes"]?.arrayValue?.contains { $0.stringValue?.contains("request budget") == true } == true)
         #expect(backend.storedAnnouncementCount == 0)
@@ -83,7 +83,7 @@ struct BackendRunTests {
 
     @Test("a backend whose create answers a 5-digit password fails the create contract")
     func brokenPassword() async throws {
-        let transport = BrokenBackendTransport(base: MockBackendTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
+        let transport = BrokenBackendTransport(base: InProcessTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
             guard request.method == "POST", request.path == "/api/v1/announcements", response.status == 201,
                 case .object(var body)? = try? JSONValue.parse(response.body)
             else { return response }
@@ -100,7 +100,7 @@ struct BackendRunTests {
 
     @Test("a backend that answers 403 instead of 401 without credentials fails that photo case")
     func brokenAuthorizationRule() async throws {
-        let transport = BrokenBackendTransport(base: MockBackendTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
+        let transport = BrokenBackendTransport(base: InProcessTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
             guard request.path.hasSuffix("/photos"), response.status == 401 else { return response }
             var changed = response
             changed.status = 403
@@ -116,7 +116,7 @@ struct BackendRunTests {
 
     @Test("a backend that accepts null for age fails the derived and catalog cases naming it")
     func brokenNullRule() async throws {
-        let transport = BrokenBackendTransport(base: MockBackendTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
+        let transport = BrokenBackendTransport(base: InProcessTransport(backend: MockBackend(profile: .production, clock: serverClockAhead))) { request, response in
             guard request.method == "POST", request.path == "/api/v1/announcements",
                 let body = try? JSONValue.parse(request.body), body["age"] == .null, response.status == 400
             else { return response }

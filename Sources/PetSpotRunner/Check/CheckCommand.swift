@@ -119,7 +119,7 @@ extension CheckCommand {
         let schemas = try ContractSchemas.shared()
         let clock = MockClock()
         let backend = MockBackend(profile: .strict, clock: { clock.now })
-        let transport = BudgetedTransport(MockBackendTransport(backend: backend), limit: Int.max)
+        let transport = BudgetedTransport(InProcessTransport(backend: backend), limit: Int.max)
         let contracts = BackendContracts(
             transport: transport, schemas: schemas, profile: .strict, adminToken: backend.adminToken, recorder: recorder,
             microchips: MicrochipSequence(), seed: seed, replay: replayCommand, concurrency: 4, progress: nil)

@@ -3,38 +3,6 @@ import PetSpotHTTP
 import PetSpotMockBackend
 import PetSpotModel
 
-/// The mock backend in-process, as an ``AnnouncementTransport``: no sockets, same answers.
-///
-/// This is how `check` submits reports: the same contract code that `run` sends over HTTP
-/// goes straight to the mock's handler.
-public struct MockBackendTransport: AnnouncementTransport {
-    /// The mock answering.
-    public let backend: MockBackend
-
-    /// A transport to `backend`.
-    public init(backend: MockBackend) {
-        self.backend = backend
-    }
-
-    /// Answers `request` through the mock's handler (faults included).
-    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        var headers = HTTPHeaders()
-        for header in request.headers { headers.add(header.name, header.value) }
-        if !request.body.isEmpty || request.method == "POST" {
-            headers.set("Content-Length", String(request.body.count))
-        }
-        let httpRequest = HTTPRequest(method: request.method, target: request.path, headers: headers, body: Array(request.body))
-        do {
-            let response = try await backend.respond(to: httpRequest)
-            return TransportResponse(
-                status: response.status, headers: response.headers.fields.map { (name: $0.name, value: $0.value) },
-                body: Data(response.body))
-        } catch {
-            throw .noConnection("the mock dropped the connection")
-        }
-    }
-}
-
 /// A transport that counts requests against a budget and refuses those past it.
 ///
 /// `run` against a shared staging backend must stay within `--max-requests`; cleanup deletes

@@ -128,14 +128,7 @@ public struct CaseCatalog: Sendable, Hashable {
         try root.requireOnlyKeys(["$comment", "version", "basePayload", "cases"])
         version = try root.catalogVersion(supported: Self.supportedVersion)
         basePayload = try root.member("basePayload").object()
-        var decoded: [NegativeCase] = []
-        var seen: Set<String> = []
-        for element in try root.member("cases").elements() {
-            let item = try NegativeCase.decode(element)
-            guard seen.insert(item.id).inserted else { throw element.error("duplicate case id \"\(item.id)\"") }
-            decoded.append(item)
-        }
-        cases = decoded
+        cases = try root.member("cases").uniqueCases(NegativeCase.decode, id: \.id)
     }
 
     /// The case with this id.

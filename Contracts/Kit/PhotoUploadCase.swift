@@ -288,14 +288,7 @@ public struct PhotoUploadCatalog: Sendable, Hashable {
         let root = _CatalogNode(root: json)
         try root.requireOnlyKeys(["$comment", "version", "cases"])
         version = try root.catalogVersion(supported: Self.supportedVersion)
-        var decoded: [PhotoUploadCase] = []
-        var seen: Set<String> = []
-        for element in try root.member("cases").elements() {
-            let item = try PhotoUploadCase.decode(element)
-            guard seen.insert(item.id).inserted else { throw element.error("duplicate case id \"\(item.id)\"") }
-            decoded.append(item)
-        }
-        cases = decoded
+        cases = try root.member("cases").uniqueCases(PhotoUploadCase.decode, id: \.id)
     }
 
     /// The case with this id.

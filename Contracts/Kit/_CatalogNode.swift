@@ -96,6 +96,20 @@ struct _CatalogNode {
         return result
     }
 
+    /// The elements of this array decoded with `decode`, refusing a repeated case id.
+    func uniqueCases<Case>(
+        _ decode: (_CatalogNode) throws(CatalogDecodingError) -> Case, id: (Case) -> String
+    ) throws(CatalogDecodingError) -> [Case] {
+        var decoded: [Case] = []
+        var seen: Set<String> = []
+        for element in try elements() {
+            let item = try decode(element)
+            guard seen.insert(id(item)).inserted else { throw element.error("duplicate case id \"\(id(item))\"") }
+            decoded.append(item)
+        }
+        return decoded
+    }
+
     /// Decodes the catalog's `version` member and refuses versions this kit does not read.
     func catalogVersion(supported: Int) throws(CatalogDecodingError) -> Int {
         let node = try member("version")

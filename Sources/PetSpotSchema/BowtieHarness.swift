@@ -24,7 +24,7 @@ public enum BowtieHarness {
     public static let implementation: JSONValue = [
         "language": "swift",
         "name": "petspot-contracts",
-        "version": "0.1.0",
+        "version": "1.0.0",
         "homepage": "https://petspot.example/contracts",
         "issues": "https://petspot.example/contracts/issues",
         "source": "https://petspot.example/contracts/source",

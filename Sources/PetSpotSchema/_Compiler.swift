@@ -77,7 +77,8 @@ struct _Compiler {
                 guard case .members(let members) = keyword, let table = members.properties else { continue }
                 table.leaves = table.nodes.map { entry in
                     let target = entry.referenceTarget ?? entry
-                    return target.booleanValue == nil ? target.leaf : nil
+                    guard target.booleanValue == nil, let leaf = target.leaf else { return nil }
+                    return Unmanaged.passUnretained(leaf)
                 }
             }
         }

@@ -490,7 +490,9 @@ struct _Evaluator {
             guard found >= 0 else { continue }
             let index = found
             if !collectErrors, !usesDynamicScope, position < table.leaves.count, let leaf = table.leaves[position] {
-                let accepted = object.values.withUnsafeBufferPointer { leaf.accepts($0.baseAddress.unsafelyUnwrapped + index) }
+                let accepted = object.values.withUnsafeBufferPointer { values in
+                    leaf._withUnsafeGuaranteedRef { $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }
+                }
                 if !accepted { return false }
             } else if !check(table.nodes[position], object.values[index], keyword: "properties", .key(name), at: .key(name)) {
                 valid = false
@@ -507,13 +509,16 @@ struct _Evaluator {
         let fast = !collectErrors && evaluated == nil && !usesDynamicScope
         let patterns = members.patternProperties
         let additional = members.additionalProperties
+        if fast, patterns.isEmpty, let table {
+            return applyPropertiesByKey(table, additional, keys, values)
+        }
         for index in keys.indices {
             let key = keys[index]
             var matched = false
             if let table, let position = table.position(of: key, hint: &hint) {
                 matched = true
                 if fast, position < table.leaves.count, let leaf = table.leaves[position] {
-                    if !leaf.accepts(values.baseAddress.unsafelyUnwrapped + index) { return false }
+                    if !leaf._withUnsafeGuaranteedRef({ $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }) { return false }
                 } else if !check(table.nodes[position], values[index], keyword: "properties", .key(key), at: .key(key)) {
                     valid = false
                     if !collectErrors { return false }
@@ -540,6 +545,25 @@ struct _Evaluator {
             if matched { evaluated?.properties.insert(key) }
         }
         return valid
+    }
+
+    /// The `isValid` path of `properties` plus `additionalProperties` (no `patternProperties`):
+    /// one probe per member, leaves called in place, nothing recorded.
+    private mutating func applyPropertiesByKey(_ table: _PropertyTable, _ additional: _Node?, _ keys: [String], _ values: UnsafeBufferPointer<JSONValue>) -> Bool {
+        var hint = 0
+        let leaves = table.leaves
+        for index in keys.indices {
+            if let position = table.position(of: keys[index], hint: &hint) {
+                if position < leaves.count, let leaf = leaves[position] {
+                    if !leaf._withUnsafeGuaranteedRef({ $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }) { return false }
+                } else if !evaluate(table.nodes[position], values[index], nil) {
+                    return false
+                }
+            } else if let additional {
+                if additional.booleanValue == false || !evaluate(additional, values[index], nil) { return false }
+            }
+        }
+        return true
     }
 
     private mutating func insertSummary(at position: Int, _ node: _Node, _ keyword: String, _ message: String) {

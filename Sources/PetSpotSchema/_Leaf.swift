@@ -20,11 +20,14 @@ final class _Leaf {
         // Filled by `_Leaf.init`, read-only afterwards: no dynamic exclusivity checks needed.
         @exclusivity(unchecked) var patterns: [_Pattern] = []
         @exclusivity(unchecked) var formats: [_Format] = []
-        @exclusivity(unchecked) var lowerBounds: [(limit: JSONNumber, exclusive: Bool)] = []
-        @exclusivity(unchecked) var upperBounds: [(limit: JSONNumber, exclusive: Bool)] = []
+        @exclusivity(unchecked) var lowerBounds: [_Bound] = []
+        @exclusivity(unchecked) var upperBounds: [_Bound] = []
         @exclusivity(unchecked) var divisors: [JSONNumber] = []
+        /// `enum` and `const` values (a `const` is a one-value `enum`).
         @exclusivity(unchecked) var enumerations: [[JSONValue]] = []
-        @exclusivity(unchecked) var constants: [JSONValue] = []
+        /// For each of ``enumerations``, its values when they are all strings (compared by
+        /// code points without building a `JSONValue`), else nil.
+        @exclusivity(unchecked) var stringEnumerations: [[String]?] = []
         @exclusivity(unchecked) var minProperties = 0
         @exclusivity(unchecked) var maxProperties = Int.max
         @exclusivity(unchecked) var minItems = 0
@@ -32,9 +35,9 @@ final class _Leaf {
         @exclusivity(unchecked) var uniqueItems = false
     }
 
-    /// The fused check for `keywords`, or nil when one of them is not an instance assertion.
+    /// The fused check for `keywords` (none: the always-true schema), or nil when one of them is
+    /// not an instance assertion.
     init?(_ keywords: [_Keyword]) {
-        guard !keywords.isEmpty else { return nil }
         var types: _TypeSet = [.null, .boolean, .integer, .number, .string, .array, .object]
         var minLength = 0
         var maxLength = Int.max
@@ -50,13 +53,13 @@ final class _Leaf {
             case .pattern(let pattern):
                 if firstPattern == nil { firstPattern = pattern } else { extras.patterns.append(pattern); usesExtras = true }
             case .format(let format): extras.formats.append(format); usesExtras = true
-            case .minimum(let limit): extras.lowerBounds.append((limit, false)); usesExtras = true
-            case .exclusiveMinimum(let limit): extras.lowerBounds.append((limit, true)); usesExtras = true
-            case .maximum(let limit): extras.upperBounds.append((limit, false)); usesExtras = true
-            case .exclusiveMaximum(let limit): extras.upperBounds.append((limit, true)); usesExtras = true
+            case .minimum(let limit): extras.lowerBounds.append(_Bound(limit, exclusive: false)); usesExtras = true
+            case .exclusiveMinimum(let limit): extras.lowerBounds.append(_Bound(limit, exclusive: true)); usesExtras = true
+            case .maximum(let limit): extras.upperBounds.append(_Bound(limit, exclusive: false)); usesExtras = true
+            case .exclusiveMaximum(let limit): extras.upperBounds.append(_Bound(limit, exclusive: true)); usesExtras = true
             case .multipleOf(let divisor): extras.divisors.append(divisor); usesExtras = true
-            case .enumeration(let values): extras.enumerations.append(values); usesExtras = true
-            case .const(let value): extras.constants.append(value); usesExtras = true
+            case .enumeration(let values): extras.appendEnumeration(values); usesExtras = true
+            case .const(let value): extras.appendEnumeration([value]); usesExtras = true
             case .required(let names):
                 if required == nil { required = names } else { required = _NameList(required!.names + names.names) }
             case .minProperties(let limit): extras.minProperties = max(limit, extras.minProperties); usesExtras = true
@@ -104,7 +107,47 @@ final class _Leaf {
     }
 }
 
+/// A `minimum`/`maximum` bound with its `Double` image, which decides most comparisons
+/// without touching the decimal digits.
+struct _Bound {
+    let limit: JSONNumber
+    let exclusive: Bool
+    /// `limit` as a `Double` when that is exact (integers below 2^53), else NaN.
+    let exactDouble: Double
+
+    init(_ limit: JSONNumber, exclusive: Bool) {
+        self.limit = limit
+        self.exclusive = exclusive
+        let exact = limit.isInteger && limit.digits.count + limit.exponent <= 15
+        exactDouble = exact ? limit.doubleValue : .nan
+    }
+
+    /// -1, 0 or 1 as `number` is below, equal to or above the limit. Rounding to `Double` is
+    /// monotonic and the limit is exact, so a `Double` difference is decisive; only a `Double`
+    /// tie needs the decimals.
+    @inline(__always)
+    func compare(_ number: JSONNumber) -> Int {
+        let value = number.doubleValue
+        if value < exactDouble { return -1 }
+        if value > exactDouble { return 1 }
+        return number < limit ? -1 : limit < number ? 1 : 0
+    }
+}
+
 extension _Leaf._LeafExtras {
+    func appendEnumeration(_ values: [JSONValue]) {
+        enumerations.append(values)
+        var strings: [String] = []
+        for value in values {
+            guard case .string(let text) = value else {
+                stringEnumerations.append(nil)
+                return
+            }
+            strings.append(text)
+        }
+        stringEnumerations.append(strings)
+    }
+
     func accepts(_ pointer: UnsafePointer<JSONValue>) -> Bool {
         switch pointer.pointee {
         case .string(let text):
@@ -118,10 +161,16 @@ extension _Leaf._LeafExtras {
             if uniqueItems && _Evaluator.firstDuplicate(items) != nil { return false }
         case .number(let number):
             if !lowerBounds.isEmpty {
-                for bound in lowerBounds where bound.exclusive ? number <= bound.limit : number < bound.limit { return false }
+                for bound in lowerBounds {
+                    let order = bound.compare(number)
+                    if order < 0 || (order == 0 && bound.exclusive) { return false }
+                }
             }
             if !upperBounds.isEmpty {
-                for bound in upperBounds where bound.exclusive ? number >= bound.limit : number > bound.limit { return false }
+                for bound in upperBounds {
+                    let order = bound.compare(number)
+                    if order > 0 || (order == 0 && bound.exclusive) { return false }
+                }
             }
             if !divisors.isEmpty {
                 for divisor in divisors where !number.isMultiple(of: divisor) { return false }
@@ -133,10 +182,20 @@ extension _Leaf._LeafExtras {
             for format in formats where !format.accepts(pointer.pointee) { return false }
         }
         if !enumerations.isEmpty {
-            for values in enumerations where !values.contains(pointer.pointee) { return false }
-        }
-        if !constants.isEmpty {
-            for value in constants where value != pointer.pointee { return false }
+            for index in enumerations.indices {
+                if let strings = stringEnumerations[index] {
+                    guard case .string(let text) = pointer.pointee else { return false }
+                    let length = text.utf8.count
+                    var found = false
+                    for candidate in strings where candidate.utf8.count == length && candidate.hasSameCodePoints(as: text) {
+                        found = true
+                        break
+                    }
+                    if !found { return false }
+                } else if !enumerations[index].contains(pointer.pointee) {
+                    return false
+                }
+            }
         }
         return true
     }

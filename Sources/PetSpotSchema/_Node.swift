@@ -104,8 +104,9 @@ final class _PropertyTable {
     }
 
     /// For each entry, the fused check of its schema (through `$ref` chains) when it is a leaf;
-    /// filled once compilation is complete.
-    @exclusivity(unchecked) var leaves: [_Leaf?] = []
+    /// filled once compilation is complete. Unretained: the nodes own the leaves, and reading
+    /// an unmanaged reference costs no reference counting on the validation path.
+    @exclusivity(unchecked) var leaves: [Unmanaged<_Leaf>?] = []
 
     /// The index of the entry named `name`, probing from `hint` on; updates `hint` on a hit.
     func position(of name: String, hint: inout Int) -> Int? {

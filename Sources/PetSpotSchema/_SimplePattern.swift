@@ -32,6 +32,16 @@ final class _SimplePattern {
     private let extras: [_ScalarSet]
     private let mainCount: Int
     private let anchoredAtStart: Bool
+    /// Shapes matched by one loop over the bytes instead of the step interpreter.
+    private enum Shape {
+        /// The general step list.
+        case steps
+        /// One unanchored code point (`\S`, `[0-9]`): some code point of the text matches.
+        case containsAtom
+        /// `^atom{m,n}$`: every code point matches and there are `m...n` of them.
+        case wholeRun
+    }
+    private let shape: Shape
 
     /// The simple form of `node`, or nil when it needs the general engine.
     init?(_ node: _RegexNode) {
@@ -70,6 +80,14 @@ final class _SimplePattern {
         steps = builder.steps
         extras = builder.extras
         anchoredAtStart = builder.steps.first?.kind == .start
+        let top = Array(builder.steps.prefix(mainCount))
+        if mainCount == 1, top[0].kind == .atom, top[0].minimum == 1, top[0].maximum == 1 {
+            shape = .containsAtom
+        } else if mainCount == 3, top[0].kind == .start, top[1].kind == .atom, top[2].kind == .end {
+            shape = .wholeRun
+        } else {
+            shape = .steps
+        }
     }
 
     /// Accumulates steps while compiling.
@@ -143,6 +161,11 @@ final class _SimplePattern {
 
     /// Whether the pattern matches somewhere in `bytes`; nil when the step budget ran out.
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch shape {
+        case .steps: break
+        case .containsAtom: return steps.withUnsafeBufferPointer { containsMatch($0.baseAddress.unsafelyUnwrapped, bytes) }
+        case .wholeRun: return steps.withUnsafeBufferPointer { wholeRunMatches($0.baseAddress.unsafelyUnwrapped + 1, bytes) }
+        }
         var budget = 100_000 + bytes.count * 1_000
         return steps.withUnsafeBufferPointer { steps in
             var start = 0
@@ -152,6 +175,56 @@ final class _SimplePattern {
                 if anchoredAtStart || start >= bytes.count { return false }
                 start += Self.length(ofScalarAt: start, bytes)
             }
+        }
+    }
+
+    /// Whether some code point of `bytes` matches the atom `step`.
+    private func containsMatch(_ step: UnsafePointer<Step>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte < 0x80 {
+                if Self.asciiMatches(step, byte) { return true }
+                position += 1
+            } else {
+                if advanceNonASCII(step, position, bytes) != nil { return true }
+                position += Self.length(ofScalarAt: position, bytes)
+            }
+        }
+        return false
+    }
+
+    /// Whether `bytes` is `minimum...maximum` code points that all match the atom `step`.
+    private func wholeRunMatches(_ step: UnsafePointer<Step>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var position = 0
+        var count = 0
+        let maximum = step.pointee.maximum
+        while position < bytes.count {
+            if count == maximum { return false }
+            let byte = bytes[position]
+            if byte < 0x80 {
+                guard Self.asciiMatches(step, byte) else { return false }
+                position += 1
+            } else {
+                guard let next = advanceNonASCII(step, position, bytes) else { return false }
+                position = next
+            }
+            count += 1
+        }
+        return count >= step.pointee.minimum
+    }
+
+    /// Whether the ASCII `byte` matches the atom `step`.
+    @inline(__always)
+    private static func asciiMatches(_ step: UnsafePointer<Step>, _ byte: UInt8) -> Bool {
+        switch step.pointee.atom {
+        case .scalar: return UInt32(byte) == step.pointee.scalar
+        case .any: return byte != 0x0A && byte != 0x0D
+        case .set:
+            let member = byte < 64
+                ? step.pointee.asciiLow & (1 << UInt64(byte)) != 0
+                : step.pointee.asciiHigh & (1 << UInt64(byte &- 64)) != 0
+            return member != step.pointee.negated
         }
     }
 

@@ -43,6 +43,10 @@ public struct Property<Value> {
     }
 
     /// Returns this property with a requirement that at least `percent` percent of passing cases carry `label`.
+    ///
+    /// The requirement is judged statistically, running more cases when the evidence is not yet
+    /// conclusive (see the engine documentation on coverage): a run fails only when the label is
+    /// rarer than asked with confidence, or still rarer after ten times the requested cases.
     public func requireCoverage(_ label: String, atLeast percent: Double) -> Property {
         var copy = self
         copy.coverage.append(CoverageRequirement(label, atLeast: percent))
@@ -161,7 +165,11 @@ struct _PropertyRunner<Value> {
         var labelCounts: [String: Int] = [:]
         var discardReasons: [String: Int] = [:]
         let testCase = TestCase(random: random, size: 0, maxChoices: configuration.maxChoicesPerCase)
-        while passed < cases {
+        // Coverage is decided statistically: past the requested cases, more are run (up to ten
+        // times as many) while a requirement is neither clearly met nor clearly missed.
+        let extendedCases = property.coverage.isEmpty ? cases : cases * 10
+        var target = cases
+        while passed < target {
             let size = cases == 1 ? configuration.maxSize : configuration.maxSize * Swift.min(passed, cases - 1) / (cases - 1)
             testCase.restart(random: random.split(), size: size)
             switch execute(testCase) {
@@ -185,12 +193,24 @@ struct _PropertyRunner<Value> {
                     original: value, message: message))
             }
             index += 1
+            if passed == target && target < extendedCases {
+                let undecided = property.coverage.contains {
+                    _CoverageTest.verdict(count: labelCounts[$0.label] ?? 0, total: passed, percent: $0.minimumPercent) == .undecided
+                }
+                if undecided { target = Swift.min(extendedCases, target + Swift.max(100, cases / 2)) }
+            }
         }
         let labels = LabelStatistics(counts: labelCounts, total: passed)
         let misses = property.coverage.compactMap { requirement -> CoverageShortfall.Miss? in
-            let share = labels.share(of: requirement.label)
-            return share < requirement.minimumPercent
-                ? CoverageShortfall.Miss(label: requirement.label, required: requirement.minimumPercent, actual: share) : nil
+            let count = labelCounts[requirement.label] ?? 0
+            let missed = switch _CoverageTest.verdict(count: count, total: passed, percent: requirement.minimumPercent) {
+            case .met: false
+            case .missed: true
+            case .undecided: labels.share(of: requirement.label) < requirement.minimumPercent
+            }
+            return missed
+                ? CoverageShortfall.Miss(label: requirement.label, required: requirement.minimumPercent, actual: labels.share(of: requirement.label))
+                : nil
         }
         if !misses.isEmpty {
             return .coverageNotMet(CoverageShortfall(
@@ -230,5 +250,37 @@ struct _PropertyRunner<Value> {
             originalChoices: choices, shrunkChoices: shrinker.best, shrinkSteps: shrinker.improvements,
             shrinkAttempts: shrinker.attempts, shrinkDuration: ContinuousClock.now - start,
             message: shrunkMessage, originalMessage: message, replayLine: replayLine(seed: seed))
+    }
+}
+
+/// The statistics behind coverage requirements, after QuickCheck's `checkCoverage`.
+///
+/// A requirement "label on at least *p* of cases" is judged with a Wilson score interval on the
+/// observed share at z = 3.29 (about one wrong verdict in two thousand, one-sided): **met** when
+/// the lower bound reaches 90% of *p* (the share is near *p* or above, for sure), **missed**
+/// when the upper bound is below *p* (the share is below *p*, for sure), **undecided**
+/// otherwise. The runner keeps running cases while any requirement is undecided, up to ten
+/// times the requested count, then falls back to comparing the observed share with *p*. So a
+/// requirement neither fails a run by bad luck nor passes one on too few cases, and a smoke run
+/// (`PETSPOT_CASES_SCALE=0.1`) still proves coverage by running the cases it needs.
+enum _CoverageTest {
+    enum Verdict { case met, missed, undecided }
+
+    static let z = 3.29
+
+    static func verdict(count: Int, total: Int, percent: Double) -> Verdict {
+        guard total > 0 else { return .undecided }
+        let required = percent / 100
+        let (low, high) = wilsonInterval(successes: count, trials: total)
+        if high < required { return .missed }
+        if low >= 0.9 * required { return .met }
+        return .undecided
+    }
+
+    static func wilsonInterval(successes: Int, trials: Int) -> (low: Double, high: Double) {
+        let n = Double(trials), share = Double(successes) / n, z2 = z * z
+        let center = (share + z2 / (2 * n)) / (1 + z2 / n)
+        let margin = z * (share * (1 - share) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
+        return (Swift.max(0, center - margin), Swift.min(1, center + margin))
     }
 }

@@ -143,6 +143,35 @@ struct PropertyRunnerTests {
         #expect(shortfall.report.contains("required at least 10%"))
     }
 
+    @Test("coverage is judged statistically: too few cases run more instead of failing by chance")
+    func coverageNeedsEvidence() {
+        let property = Property("few cases", Gen.int(in: 0...99)) { value in
+            classify(value < 20, "small")
+            return true
+        }
+        .requireCoverage("small", atLeast: 5)
+        var configuration = fixed
+        configuration.cases = 10
+        let result = property.check(configuration)
+        guard case .passed(let pass) = result else {
+            Issue.record("a label on about a fifth of the cases met a 5% requirement, got \(result.report)")
+            return
+        }
+        #expect(pass.cases > 10, "ten cases cannot prove 5% coverage; the runner should have run more")
+        #expect(pass.cases <= 100)
+        // A label that never occurs is missed as soon as that is certain.
+        let never = Property("never", Gen.int(in: 0...99)) { value in
+            classify(value > 1000, "never")
+            return true
+        }
+        .requireCoverage("never", atLeast: 5).check(configuration)
+        guard case .coverageNotMet(let shortfall) = never else {
+            Issue.record("expected a shortfall, got \(never.report)")
+            return
+        }
+        #expect(shortfall.labels.total <= 100)
+    }
+
     @Test("shrink budgets stop shrinking early but still report a failing value")
     func shrinkBudget() throws {
         var configuration = fixed

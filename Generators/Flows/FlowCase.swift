@@ -15,10 +15,14 @@ public enum InputMood: String, Sendable, CaseIterable, Hashable {
 /// One generated report: the flow, the user's raw inputs, and when and where they submit.
 /// It is exactly a question of the adapter protocol.
 public struct FlowCase: Sendable, Hashable, CustomStringConvertible {
+    /// The wizard the report is made in.
     public var flow: ReportFlowKind
+    /// What the user typed and picked.
     public var inputs: ReportInputs
+    /// The user's zone and the instant of submission.
     public var context: ReportContext
 
+    /// A case.
     public init(flow: ReportFlowKind, inputs: ReportInputs, context: ReportContext) {
         self.flow = flow
         self.inputs = inputs

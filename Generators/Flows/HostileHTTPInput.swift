@@ -9,8 +9,10 @@ import PetSpotGenerators
 public enum HostileHTTPInput {
     /// Bytes written to a connection, shown as escaped text in failure reports.
     public struct Bytes: Sendable, Hashable, CustomStringConvertible {
+        /// The bytes.
         public var bytes: [UInt8]
 
+        /// Wraps `bytes`.
         public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         /// The bytes as a Swift string literal: printable ASCII as is, everything else escaped.

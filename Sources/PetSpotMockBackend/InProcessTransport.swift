@@ -16,10 +16,12 @@ public struct InProcessTransport: AnnouncementTransport {
     /// The backend every request goes to.
     public let backend: MockBackend
 
+    /// A transport to `backend`.
     public init(backend: MockBackend) {
         self.backend = backend
     }
 
+    /// Answers `request` through the backend (its fault plan included).
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let response: HTTPResponse
         do {

@@ -6,8 +6,11 @@ import Foundation
 /// `YYYY-MM-DD`: keeping it as plain year/month/day rather than a `Date` instant rules out the
 /// classic off-by-one where midnight in Warsaw becomes the previous day in UTC.
 public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// The year, 1...9999 for dates made by the initializers.
     public let year: Int
+    /// The month, 1...12.
     public let month: Int
+    /// The day of the month, 1...31.
     public let day: Int
 
     /// A date, if `year`-`month`-`day` exists on the Gregorian calendar (years 1-9999).
@@ -130,8 +133,11 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 /// The photo a user attached: its name, declared type and size, and its bytes when they are at
 /// hand (the adapter protocol sends only the metadata; a submission needs the bytes).
 public struct PhotoAttachment: Sendable, Hashable {
+    /// The file's name.
     public var fileName: String
+    /// The declared MIME type, e.g. `image/jpeg`.
     public var mimeType: String
+    /// The file's size in bytes.
     public var byteCount: Int
     /// The file's bytes; `nil` when only the metadata is known.
     public var contents: Data?

@@ -9,21 +9,33 @@ import PetSpotJSON
 /// caregiver phone and current address are never part of it. ``json`` encodes the keys in one
 /// fixed order (the order of report-flows.md), so equal payloads serialise to equal bytes.
 public struct CreateAnnouncementRequest: Sendable, Hashable {
+    /// The species' wire spelling (`DOG`, `CAT`, `BIRD`, `RABBIT`, `OTHER`).
     public var species: String
+    /// The sex's wire spelling (`MALE`, `FEMALE`, `UNKNOWN`).
     public var sex: String
     /// `YYYY-MM-DD`.
     public var lastSeenDate: String
+    /// Latitude, -90...90: the typed number.
     public var locationLatitude: Double
+    /// Longitude, -180...180: the typed number.
     public var locationLongitude: Double
+    /// The trimmed email (always present in a payload the app builds).
     public var email: String?
+    /// The phone's kept text: its ASCII digits and `+` (always present in a payload the app builds).
     public var phone: String?
     /// Always `.active` (sent as `MISSING`) or `.found` (`FOUND`) when built from a flow.
     public var status: AnnouncementStatus
+    /// The microchip digits, when any were typed.
     public var microchipNumber: String?
+    /// The trimmed pet name (Missing only), when not blank.
     public var petName: String?
+    /// The trimmed breed, when not blank.
     public var breed: String?
+    /// The age (Missing only), when given.
     public var age: Int?
+    /// The trimmed description (at most 500 characters), when not blank.
     public var description: String?
+    /// The trimmed reward (Missing only, at most 120 characters), when not blank.
     public var reward: String?
 
     /// Every key the payload may carry, in encoding order.
@@ -161,14 +173,18 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
 
 /// Continue would be refused: the first blocking step and its invalid fields.
 public struct ReportValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The first step whose Continue is refused.
     public let step: ReportStep
+    /// Every field shown invalid on that step, in screen order.
     public let fields: [ReportField]
 
+    /// Creates the error for `step` and its invalid `fields`.
     public init(step: ReportStep, fields: [ReportField]) {
         self.step = step
         self.fields = fields
     }
 
+    /// The step and fields, as a sentence.
     public var description: String {
         "step \(step.rawValue) blocks Continue: invalid \(fields.map(\.rawValue).joined(separator: ", "))"
     }

@@ -36,6 +36,7 @@ public struct MicrochipFormatter: Sendable {
     /// Most digits a microchip number holds.
     public let maxDigits = 15
 
+    /// The rule.
     public init() {}
 
     /// The stored value for typed text: its ASCII digits, the first 15.
@@ -68,6 +69,7 @@ public struct PhoneRule: Sendable {
     /// The message shown under an invalid phone.
     public let errorMessage = "Enter at least 7 digits"
 
+    /// The rule.
     public init() {}
 
     /// The kept text: the ASCII digits and `+` of `typed`, in order. This is what is sent.
@@ -92,6 +94,7 @@ public struct EmailRule: Sendable {
     /// The message shown under an invalid email.
     public let errorMessage = "Enter a valid email address"
 
+    /// The rule.
     public init() {}
 
     /// The value sent: `typed`, trimmed.
@@ -146,6 +149,7 @@ public struct CoordinateRule: Sendable {
         public var limit: Double { self == .latitude ? 90 : 180 }
     }
 
+    /// The rule.
     public init() {}
 
     /// The number `typed` spells, if it is a plain decimal number (after trimming) and finite.
@@ -192,6 +196,7 @@ public struct AgeRule: Sendable {
     /// The accepted ages.
     public let range = 1...40
 
+    /// The rule.
     public init() {}
 
     /// Whether `typed` is acceptable: empty after trimming, or a whole number 1-40 in ASCII
@@ -224,6 +229,7 @@ public struct TextLimit: Sendable, Hashable {
     /// Current physical address: 500 characters.
     public static let currentAddress = TextLimit(maxCharacters: 500)
 
+    /// A cap of `maxCharacters` characters.
     public init(maxCharacters: Int) { self.maxCharacters = maxCharacters }
 
     /// The text the field holds after `typed`: the text stops at the limit.
@@ -257,6 +263,7 @@ public struct PhotoRule: Sendable {
     public var acceptedTypes: Set<String> { Self.acceptedTypes }
     private static let acceptedTypes: Set<String> = ["image/png", "image/jpeg"]
 
+    /// The rule.
     public init() {}
 
     /// Whether `photo` may be submitted; `nil` (none attached) is not.
@@ -277,6 +284,7 @@ public struct PhotoRule: Sendable {
 /// earlier of the user's today and today in UTC (``ReportContext/latestReportDate``). Everywhere
 /// else, and at every other hour, that is simply the user's today.
 public struct ReportDateRule: Sendable {
+    /// The rule.
     public init() {}
 
     /// Whether `date` may be submitted when the user's clock reads `now` in `timeZone`.

@@ -4,21 +4,37 @@ import PetSpotJSON
 /// What a user typed or picked in a report, per field, raw: the `inputs` of the adapter
 /// protocol (sut-protocol.md). `nil` means left empty or not picked.
 public struct ReportInputs: Sendable, Hashable {
+    /// Microchip / collar data keystrokes.
     public var chipNumber: String?
+    /// The attached photo's metadata, or `nil` when none was attached.
     public var photo: PhotoAttachment?
+    /// The calendar date picked in the user's zone.
     public var lastSeenDate: CalendarDate?
+    /// The species picked.
     public var species: Species?
+    /// The sex picked.
     public var sex: Sex?
+    /// Breed keystrokes.
     public var breed: String?
+    /// Age keystrokes (Missing only).
     public var age: String?
+    /// Pet name keystrokes (Missing only).
     public var petName: String?
+    /// Latitude keystrokes.
     public var latitude: String?
+    /// Longitude keystrokes.
     public var longitude: String?
+    /// Description keystrokes.
     public var description: String?
+    /// Phone keystrokes.
     public var phone: String?
+    /// Email keystrokes.
     public var email: String?
+    /// Reward keystrokes (Missing only).
     public var reward: String?
+    /// Caregiver phone keystrokes (Found only).
     public var caregiverPhone: String?
+    /// Current address keystrokes (Found only).
     public var currentAddress: String?
 
     /// Inputs with every field left empty.

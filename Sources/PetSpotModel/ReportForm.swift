@@ -7,6 +7,7 @@ public struct ReportContext: Sendable, Hashable {
     /// The instant of the check or submission.
     public var now: Date
 
+    /// A context for a user in `timeZone` at the instant `now`.
     public init(timeZone: TimeZone, now: Date) {
         self.timeZone = timeZone
         self.now = now
@@ -28,20 +29,35 @@ public struct ReportContext: Sendable, Hashable {
 public struct ReportForm: Sendable, Hashable {
     /// Microchip / collar data, digits only (at most 15).
     public var chipNumber = ""
+    /// The attached photo, if any.
     public var photo: PhotoAttachment?
+    /// The date picked (Missing: last seen; Found: date found), if any.
     public var lastSeenDate: CalendarDate?
+    /// The species picked, if any.
     public var species: Species?
+    /// The sex picked, if any.
     public var sex: Sex?
+    /// Pet name as typed (Missing only).
     public var petName = ""
+    /// Breed as typed.
     public var breed = ""
+    /// Age as typed (Missing only).
     public var age = ""
+    /// Latitude as typed (or filled by "Use current location").
     public var latitude = ""
+    /// Longitude as typed (or filled by "Use current location").
     public var longitude = ""
+    /// Description as typed, at most 500 characters.
     public var description = ""
+    /// The reporter's phone as typed.
     public var phone = ""
+    /// The reporter's email as typed.
     public var email = ""
+    /// Reward as typed, at most 120 characters (Missing only).
     public var reward = ""
+    /// Caregiver phone as typed (Found only, iOS-only: never sent).
     public var caregiverPhone = ""
+    /// Current physical address as typed, at most 500 characters (Found only, iOS-only: never sent).
     public var currentAddress = ""
 
     /// An empty form: what a fresh start of either wizard shows.

@@ -21,16 +21,22 @@ public enum SubmissionFailure: Error, Sendable, Hashable {
 
 /// Which of the two submission requests an event concerns.
 public enum SubmissionRequestKind: String, Sendable, Hashable {
-    case create, photoUpload
+    /// The create request.
+    case create
+    /// The photo upload.
+    case photoUpload
 }
 
 /// A successful submission: the created announcement's id and its management password.
 public struct SubmissionReceipt: Sendable, Hashable {
+    /// The created announcement's id.
     public var announcementId: String
+    /// Its management password, shown on the Missing flow's summary.
     public var managementPassword: String
     /// The create response as decoded.
     public var created: Announcement
 
+    /// A receipt.
     public init(announcementId: String, managementPassword: String, created: Announcement) {
         self.announcementId = announcementId
         self.managementPassword = managementPassword
@@ -43,8 +49,10 @@ public struct SubmissionReceipt: Sendable, Hashable {
 /// Both requests must succeed. Try Again is simply another call to ``submit(_:photo:)``: it
 /// repeats both requests from the start, as report-flows.md asks.
 public struct ReportSubmitter: Sendable {
+    /// Where the requests go.
     public let transport: any AnnouncementTransport
 
+    /// A submitter sending through `transport`.
     public init(transport: any AnnouncementTransport) {
         self.transport = transport
     }

@@ -38,8 +38,11 @@ public enum ContinueOutcome: Sendable, Hashable {
 /// The wizard is a value with synchronous transitions; the submission's network part runs
 /// outside it (``ReportSubmitter``), so tests can drive every transition deterministically.
 public struct ReportWizard: Sendable, Hashable {
+    /// Which wizard this is.
     public let flow: ReportFlowKind
+    /// Every value entered so far.
     public private(set) var form = ReportForm()
+    /// What is on screen.
     public private(set) var screen: WizardScreen
     /// Fields marked invalid on the current step by the last refused Continue.
     public private(set) var invalidFields: [ReportField] = []

@@ -6,13 +6,16 @@ import FoundationNetworking
 /// One HTTP request as the submission sends it: a method, a path below the backend's base URL,
 /// headers and a body.
 public struct TransportRequest: Sendable, Hashable {
+    /// The HTTP method, e.g. `POST`.
     public var method: String
     /// Path and query, e.g. `/api/v1/announcements`.
     public var path: String
     /// Header fields in order; names compare case-insensitively.
     public var headers: [(name: String, value: String)]
+    /// The body bytes.
     public var body: Data
 
+    /// A request.
     public init(method: String, path: String, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.method = method
         self.path = path
@@ -39,10 +42,14 @@ public struct TransportRequest: Sendable, Hashable {
 
 /// An HTTP answer: status, headers, body.
 public struct TransportResponse: Sendable, Hashable {
+    /// The HTTP status code.
     public var status: Int
+    /// Header fields in order; names compare case-insensitively.
     public var headers: [(name: String, value: String)]
+    /// The body bytes.
     public var body: Data
 
+    /// A response.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = headers
@@ -109,6 +116,7 @@ public struct URLSessionTransport: AnnouncementTransport {
         self.session = URLSession(configuration: configuration)
     }
 
+    /// Sends `request` over HTTP; any status is an answer, no answer throws.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + request.path) else {
             throw .noConnection("cannot form a URL from path \(request.path)")

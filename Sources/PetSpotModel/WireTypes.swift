@@ -8,11 +8,13 @@ public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConverti
     /// What is wrong with it.
     public let reason: String
 
+    /// Creates an error naming `keyPath`.
     public init(keyPath: String, reason: String) {
         self.keyPath = keyPath
         self.reason = reason
     }
 
+    /// The key path and the reason, as one line.
     public var description: String {
         keyPath.isEmpty ? "body: \(reason)" : "\(keyPath): \(reason)"
     }
@@ -92,24 +94,39 @@ struct WireObjectReader {
 public struct Announcement: Sendable, Hashable {
     /// UUID v4, lower case.
     public var id: String
+    /// The pet's name, as stored (optional).
     public var petName: String?
+    /// The species, as sent (the app sends `DOG`, `CAT`, ...).
     public var species: String
+    /// The breed, as stored (optional).
     public var breed: String?
+    /// The sex, as sent (`MALE`, `FEMALE`, `UNKNOWN`).
     public var sex: String
+    /// The age in years (optional).
     public var age: Int?
+    /// The description, as stored (optional).
     public var description: String?
+    /// The microchip number, digits (optional).
     public var microchipNumber: String?
+    /// Latitude, -90...90.
     public var locationLatitude: Double
+    /// Longitude, -180...180.
     public var locationLongitude: Double
+    /// The date last seen or found, `YYYY-MM-DD`.
     public var lastSeenDate: String
+    /// The contact email (optional).
     public var email: String?
+    /// The contact phone (optional).
     public var phone: String?
     /// `/images/{id}.{ext}` once a photo was uploaded, else `nil`.
     public var photoUrl: String?
+    /// The announcement's status.
     public var status: AnnouncementStatus
+    /// The reward offered (optional).
     public var reward: String?
-    /// ISO-8601 instants, as sent.
+    /// When it was created (ISO-8601, as sent).
     public var createdAt: String
+    /// When it was last changed (ISO-8601, as sent).
     public var updatedAt: String
 
     /// The keys of an announcement object.
@@ -151,6 +168,7 @@ public struct Announcement: Sendable, Hashable {
 
 /// The 201 answer to a create: the stored announcement plus its management password.
 public struct CreateAnnouncementResponse: Sendable, Hashable {
+    /// The stored announcement.
     public var announcement: Announcement
     /// Six digits, shown to the owner once on the summary; needed to upload the photo.
     public var managementPassword: String
@@ -169,13 +187,16 @@ public struct CreateAnnouncementResponse: Sendable, Hashable {
 
 /// The body of every 4xx/5xx answer: `{"error": {requestId, code, message, field?}}`.
 public struct ErrorEnvelope: Sendable, Hashable, CustomStringConvertible {
+    /// The backend's id of the failed request, for its logs.
     public var requestId: String
     /// e.g. `INVALID_FORMAT`, `MISSING_VALUE`, `CONFLICT`.
     public var code: String
+    /// A human-readable explanation.
     public var message: String
     /// The field to blame, when one is.
     public var field: String?
 
+    /// Creates an envelope.
     public init(requestId: String, code: String, message: String, field: String? = nil) {
         self.requestId = requestId
         self.code = code
@@ -202,6 +223,7 @@ public struct ErrorEnvelope: Sendable, Hashable, CustomStringConvertible {
         return .object(JSONObject([("error", .object(error))]))
     }
 
+    /// `CODE (field): message`.
     public var description: String {
         "\(code)\(field.map { " (\($0))" } ?? ""): \(message)"
     }

@@ -17,6 +17,7 @@ public struct BenchmarkFigure: Sendable, Hashable, CustomStringConvertible {
     /// Its unit (`cases/s`, `s`, `ms`).
     public let unit: String
 
+    /// A figure.
     public init(_ name: String, _ value: String, _ unit: String) {
         self.name = name
         self.value = value

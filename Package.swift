@@ -96,7 +96,10 @@ let package = Package(
                 "petspot-example-adapter", "petspot-contracts",
             ]
         ),
-        .testTarget(name: "PetSpotSchemaTests", dependencies: ["PetSpotSchema", "PetSpotJSON"]),
+        .testTarget(
+            name: "PetSpotSchemaTests",
+            dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotGenerators", "PetSpotPropertyTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,9 +11,13 @@ final class _Leaf {
     private let minLength: Int
     private let maxLength: Int
     private let checksLength: Bool
-    private let pattern: _Pattern?
+    /// Own the first pattern and the extras; `pattern` and `others` read them without
+    /// reference counting on the validation path.
+    private let patternStorage: _Pattern?
+    private let othersStorage: _LeafExtras?
+    private let pattern: Unmanaged<_Pattern>?
     private let required: _NameList?
-    private let others: _LeafExtras?
+    private let others: Unmanaged<_LeafExtras>?
 
     /// The rarer assertions, kept out of line so the common leaf stays small.
     fileprivate final class _LeafExtras {
@@ -74,9 +78,11 @@ final class _Leaf {
         self.minLength = minLength
         self.maxLength = maxLength
         self.checksLength = minLength > 0 || maxLength < Int.max
-        self.pattern = firstPattern
+        self.patternStorage = firstPattern
+        self.pattern = firstPattern.map { Unmanaged.passUnretained($0) }
         self.required = required
-        self.others = usesExtras ? extras : nil
+        self.othersStorage = usesExtras ? extras : nil
+        self.others = usesExtras ? Unmanaged.passUnretained(extras) : nil
     }
 
     /// Whether `instance` passes every fused keyword.
@@ -98,12 +104,12 @@ final class _Leaf {
                     if length < minLength || length > maxLength { return false }
                 }
             }
-            if let pattern, !pattern.matches(text) { return false }
+            if let pattern, !pattern._withUnsafeGuaranteedRef({ $0.matches(text) }) { return false }
         } else if let required, case .object(let object) = pointer.pointee {
             if !required.allPresent(in: object.keys) { return false }
         }
         guard let others else { return true }
-        return others.accepts(pointer)
+        return others._withUnsafeGuaranteedRef { $0.accepts(pointer) }
     }
 }
 

@@ -14,7 +14,9 @@ final class _Pattern: @unchecked Sendable {
     private let root: _RegexNode
     private let anchoredAtStart: Bool
     private let captureCount: Int
-    private let simple: _SimplePattern?
+    /// Owns the simple matcher; `simple` reads it without reference counting.
+    private let simpleStorage: _SimplePattern?
+    private let simple: Unmanaged<_SimplePattern>?
 
     init(_ source: String) throws(_PatternError) {
         self.source = source
@@ -23,7 +25,9 @@ final class _Pattern: @unchecked Sendable {
         self.root = root
         self.captureCount = parser.captureCount
         try parser.checkBackreferences()
-        self.simple = _SimplePattern(root)
+        let simple = _SimplePattern(root)
+        self.simpleStorage = simple
+        self.simple = simple.map { Unmanaged.passUnretained($0) }
         if case .sequence(let nodes) = root, case .lineStart? = nodes.first {
             anchoredAtStart = true
         } else if case .lineStart = root {
@@ -40,7 +44,7 @@ final class _Pattern: @unchecked Sendable {
     }
 
     private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let simple, let result = simple.matches(bytes) { return result }
+        if let simple, let result = simple._withUnsafeGuaranteedRef({ $0.matches(bytes) }) { return result }
         let state = _MatchState(bytes: bytes, captureCount: captureCount)
         var start = 0
         while true {

@@ -2,12 +2,13 @@
 /// `^(?=.{1,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$`): a flat list of plain-data steps (anchors,
 /// single-code-point atoms with a repeat count, lookaheads over such lists) matched by a loop with
 /// backtracking only over repeat counts. No closures, no allocation, no reference counting.
-/// Patterns with alternation, backreferences, lookbehind, `\b` or repeated groups use the general
-/// engine instead.
+/// Alternations whose branches are fixed-length runs of atoms (`(0[1-9]|1[0-2])`) are steps too.
+/// Patterns with other alternations, backreferences, lookbehind, `\b` or repeated groups use the
+/// general engine instead.
 final class _SimplePattern {
     /// One step; a trivial (POD) type so that reading it never retains anything.
     struct Step {
-        enum Kind: UInt8 { case start, end, atom, lookahead, negativeLookahead }
+        enum Kind: UInt8 { case start, end, atom, lookahead, negativeLookahead, alternation }
         enum Atom: UInt8 { case scalar, any, set }
         var kind: Kind
         var atom: Atom = .scalar
@@ -23,13 +24,20 @@ final class _SimplePattern {
         /// For a variable repeat followed by a literal ASCII byte: that byte (else -1), so
         /// backtracking only retries positions where the continuation can start.
         var nextByte: Int16 = -1
-        /// For lookaheads: the steps `innerStart..<innerEnd`.
+        /// For lookaheads: the steps `innerStart..<innerEnd`; for alternations: the branches
+        /// `innerStart..<innerEnd` of `branches`.
         var innerStart = 0
         var innerEnd = 0
     }
 
     private let steps: [Step]
     private let extras: [_ScalarSet]
+    /// Alternation branches: each the fixed-count atom steps `start..<end`.
+    private let branches: [Branch]
+    struct Branch {
+        var start: Int
+        var end: Int
+    }
     private let mainCount: Int
     private let anchoredAtStart: Bool
     /// Shapes matched by one loop over the bytes instead of the step interpreter.
@@ -42,27 +50,47 @@ final class _SimplePattern {
         case wholeRun
     }
     private let shape: Shape
+    /// The automaton for `.steps` shapes without lookaheads, when small enough; `dfa` reads it
+    /// without reference counting.
+    private let dfaStorage: _PatternDFA?
+    private let dfa: Unmanaged<_PatternDFA>?
+    /// Whether matching runs the automaton.
+    var usesAutomaton: Bool { dfa != nil }
 
-    /// The simple form of `node`, or nil when it needs the general engine.
-    init?(_ node: _RegexNode) {
+    /// The simple form of `node`, or nil when it needs the general engine; `allowsAutomaton:
+    /// false` keeps the step matcher (to compare the two).
+    init?(_ node: _RegexNode, allowsAutomaton: Bool = true) {
         var builder = Builder()
         var main: [_RegexNode] = []
         guard Self.flatten(node, into: &main) else { return nil }
-        var pending: [(Int, [_RegexNode])] = []
+        var pending: [(Int, [[_RegexNode]])] = []
         for item in main {
             guard builder.append(item, &pending) else { return nil }
         }
         mainCount = builder.steps.count
         var cursor = 0
         while cursor < pending.count {
-            let (owner, inner) = pending[cursor]
+            let (owner, lists) = pending[cursor]
             cursor += 1
-            let start = builder.steps.count
-            for item in inner {
-                guard builder.append(item, &pending) else { return nil }
+            if builder.steps[owner].kind == .alternation {
+                let firstBranch = builder.branches.count
+                for list in lists {
+                    let start = builder.steps.count
+                    for item in list {
+                        guard builder.append(item, &pending) else { return nil }
+                    }
+                    builder.branches.append(Branch(start: start, end: builder.steps.count))
+                }
+                builder.steps[owner].innerStart = firstBranch
+                builder.steps[owner].innerEnd = builder.branches.count
+            } else {
+                let start = builder.steps.count
+                for item in lists[0] {
+                    guard builder.append(item, &pending) else { return nil }
+                }
+                builder.steps[owner].innerStart = start
+                builder.steps[owner].innerEnd = builder.steps.count
             }
-            builder.steps[owner].innerStart = start
-            builder.steps[owner].innerEnd = builder.steps.count
         }
         // Literal that must follow each variable repeat (within the same step list).
         var lists: [(Int, Int)] = [(0, mainCount)]
@@ -79,6 +107,7 @@ final class _SimplePattern {
         }
         steps = builder.steps
         extras = builder.extras
+        branches = builder.branches
         anchoredAtStart = builder.steps.first?.kind == .start
         let top = Array(builder.steps.prefix(mainCount))
         if mainCount == 1, top[0].kind == .atom, top[0].minimum == 1, top[0].maximum == 1 {
@@ -88,14 +117,19 @@ final class _SimplePattern {
         } else {
             shape = .steps
         }
+        dfaStorage = shape == .steps && allowsAutomaton
+            ? _PatternDFA(steps: builder.steps, mainCount: mainCount, extras: builder.extras, branches: builder.branches)
+            : nil
+        dfa = dfaStorage.map { Unmanaged.passUnretained($0) }
     }
 
     /// Accumulates steps while compiling.
     private struct Builder {
         var steps: [Step] = []
         var extras: [_ScalarSet] = []
+        var branches: [Branch] = []
 
-        mutating func append(_ node: _RegexNode, _ pending: inout [(Int, [_RegexNode])]) -> Bool {
+        mutating func append(_ node: _RegexNode, _ pending: inout [(Int, [[_RegexNode]])]) -> Bool {
             switch node {
             case .lineStart: steps.append(Step(kind: .start))
             case .lineEnd: steps.append(Step(kind: .end))
@@ -107,7 +141,16 @@ final class _SimplePattern {
                 var list: [_RegexNode] = []
                 guard _SimplePattern.flatten(inner, into: &list) else { return false }
                 steps.append(Step(kind: negated ? .negativeLookahead : .lookahead))
-                pending.append((steps.count - 1, list))
+                pending.append((steps.count - 1, [list]))
+            case .alternation(let alternatives):
+                var lists: [[_RegexNode]] = []
+                for alternative in alternatives {
+                    var list: [_RegexNode] = []
+                    guard _SimplePattern.flattenFixed(alternative, into: &list) else { return false }
+                    lists.append(list)
+                }
+                steps.append(Step(kind: .alternation))
+                pending.append((steps.count - 1, lists))
             default:
                 return false
             }
@@ -154,6 +197,31 @@ final class _SimplePattern {
             guard !behind else { return false }
             list.append(node)
             return true
+        case .alternation(let alternatives):
+            var scratch: [_RegexNode] = []
+            for alternative in alternatives where !flattenFixed(alternative, into: &scratch) { return false }
+            list.append(node)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Flattens an alternation branch made only of atoms with a fixed count (`0[1-9]`, `\d{2}`).
+    private static func flattenFixed(_ node: _RegexNode, into list: inout [_RegexNode]) -> Bool {
+        switch node {
+        case .empty: return true
+        case .sequence(let nodes):
+            for child in nodes where !flattenFixed(child, into: &list) { return false }
+            return true
+        case .group(let inner, _): return flattenFixed(inner, into: &list)
+        case .scalar, .anyExceptLineTerminator, .set:
+            list.append(node)
+            return true
+        case .repetition(let inner, let minimum, let maximum, _):
+            guard inner.isSingleScalar, minimum == maximum else { return false }
+            list.append(node)
+            return true
         default:
             return false
         }
@@ -162,7 +230,8 @@ final class _SimplePattern {
     /// Whether the pattern matches somewhere in `bytes`; nil when the step budget ran out.
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         switch shape {
-        case .steps: break
+        case .steps:
+            if let dfa { return dfa._withUnsafeGuaranteedRef { $0.matches(bytes) } }
         case .containsAtom: return steps.withUnsafeBufferPointer { containsMatch($0.baseAddress.unsafelyUnwrapped, bytes) }
         case .wholeRun: return steps.withUnsafeBufferPointer { wholeRunMatches($0.baseAddress.unsafelyUnwrapped + 1, bytes) }
         }
@@ -298,6 +367,8 @@ final class _SimplePattern {
             case .lookahead, .negativeLookahead:
                 let found = run(steps, step.pointee.innerStart, step.pointee.innerEnd, position, bytes, &budget)
                 if found == (step.pointee.kind == .negativeLookahead) { return false }
+            case .alternation:
+                return alternate(step, steps, index, end, position, bytes, &budget)
             case .atom:
                 let minimum = step.pointee.minimum
                 if minimum == step.pointee.maximum {
@@ -313,6 +384,31 @@ final class _SimplePattern {
             index += 1
         }
         return true
+    }
+
+    /// Tries each branch of the alternation `step` in order, each followed by the rest of the list.
+    private func alternate(_ step: UnsafePointer<Step>, _ steps: UnsafeBufferPointer<Step>, _ index: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
+        let base = steps.baseAddress.unsafelyUnwrapped
+        return branches.withUnsafeBufferPointer { branches in
+            for branchIndex in step.pointee.innerStart..<step.pointee.innerEnd {
+                let branch = branches[branchIndex]
+                var current = position
+                var matched = true
+                var atomIndex = branch.start
+                outer: while atomIndex < branch.end {
+                    let atom = base + atomIndex
+                    for _ in 0..<atom.pointee.minimum {
+                        guard let next = advance(atom, current, bytes) else { matched = false; break outer }
+                        current = next
+                    }
+                    atomIndex += 1
+                }
+                guard matched else { continue }
+                if index + 1 == end || run(steps, index + 1, end, current, bytes, &budget) { return true }
+                if budget < 0 { return false }
+            }
+            return false
+        }
     }
 
     private func repeatAtom(_ step: UnsafePointer<Step>, _ steps: UnsafeBufferPointer<Step>, _ index: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {

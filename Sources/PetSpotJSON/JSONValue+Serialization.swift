@@ -97,3 +97,8 @@ extension JSONValue: CustomStringConvertible {
     /// The compact JSON text.
     public var description: String { serialized() }
 }
+
+extension JSONObject: CustomStringConvertible {
+    /// The compact JSON text, so objects read as JSON in failure reports and counterexamples.
+    public var description: String { JSONValue.object(self).serialized() }
+}

@@ -7,11 +7,13 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What was wrong there, in a few words.
     public let reason: String
 
+    /// An error at byte `offset` for `reason`.
     public init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
 
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
@@ -32,6 +34,7 @@ public struct JSONParseOptions: Sendable {
     /// Duplicate-key policy.
     public var duplicateKeys: DuplicateKeys
 
+    /// Options; the defaults are ``strict``.
     public init(maxDepth: Int = 256, maxBytes: Int = 64 * 1024 * 1024, duplicateKeys: DuplicateKeys = .reject) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes

@@ -2,7 +2,9 @@ import Foundation
 
 /// How ``JSONValue/serialized(options:)`` lays out its output.
 public struct JSONWriteOptions: OptionSet, Sendable {
+    /// The option bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Object members sorted by key (byte order of UTF-8) instead of their own order.

@@ -114,12 +114,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// `nil` is `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// `true` and `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal is a number.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// A floating-point literal is a number, spelled in Swift's shortest form.
     public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    /// A string literal is a string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal is an array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal is an object, members in the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
     }

@@ -64,3 +64,18 @@ struct ContractSchemaTests {
         }
     }
 }
+
+/// The kept regressions of `Contracts/catalog/regressions.json` hold for the reference model.
+@Suite("Kept regressions")
+struct KeptRegressionTests {
+    @Test("every kept regression holds")
+    func regressionsHold() throws {
+        let schemas = try ContractSchemas.shared()
+        let replay = RegressionReplay(catalog: schemas.documents.regressions, schemas: schemas, oracle: ReferenceOracle(), usesMock: true)
+        let recorder = ContractRecorder()
+        replay.run(recorder: recorder, replay: "swift test --filter regressionsHold")
+        let report = recorder.report(command: "test", arguments: [], target: "reference model", seed: 0, startedAt: Date())
+        #expect(report.exitCode == .success, "\(report.consoleText)")
+        #expect(schemas.documents.regressions.cases.count >= 3)
+    }
+}

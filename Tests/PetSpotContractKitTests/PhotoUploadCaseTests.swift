@@ -91,11 +91,12 @@ struct PhotoUploadCaseTests {
 
 @Suite("Regression catalog")
 struct RegressionCatalogTests {
-    @Test("the bundled regressions decode (empty at capture)")
+    @Test("the bundled regressions decode, ids unique")
     func bundled() throws {
         let regressions = try ContractDocuments.bundled().regressions
         #expect(regressions.version == 1)
-        #expect(regressions.cases.isEmpty)
+        #expect(regressions.cases.map(\.id).contains("east-of-utc-today-is-blocked"))
+        #expect(Set(regressions.cases.map(\.id)).count == regressions.cases.count)
     }
 
     @Test("each kind decodes")

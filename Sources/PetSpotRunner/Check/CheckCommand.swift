@@ -88,6 +88,10 @@ struct CheckCommand {
                 "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
                 command: "check")
         }
+        let schemas = try ContractSchemas.shared()
+        let regressions = RegressionReplay(
+            catalog: schemas.documents.regressions, schemas: schemas, oracle: oracle, usesMock: usesMock)
+        await runOnDedicatedThread { regressions.run(recorder: recorder, replay: self.replayCommand) }
         if usesMock { try await submitToInProcessMock(oracle: oracle, recorder: recorder, progress: progress) }
         if let adapter {
             if let status = adapter.finish(), status != 0 {

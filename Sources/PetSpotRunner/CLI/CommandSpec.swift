@@ -18,6 +18,18 @@ public struct OptionSpec: Sendable, Hashable {
     }
 }
 
+extension OptionSpec {
+    /// `--seed S`, shared by the commands that generate cases.
+    public static let seed = OptionSpec(
+        "--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run.")
+    /// `--report-json FILE`.
+    public static let reportJSON = OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE.")
+    /// `--junit FILE`.
+    public static let junit = OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE.")
+    /// `--no-progress`.
+    public static let noProgress = OptionSpec("--no-progress", help: "Do not write the live progress line on standard error.")
+}
+
 /// A command of `petspot-contracts`: its name, summary, options and examples.
 ///
 /// The usage text printed by `--help` is rendered from this description, so the help and the

@@ -22,14 +22,14 @@ struct CheckCommand {
             """,
         options: [
             OptionSpec("--cases", value: "N", default: "200", help: "Generated cases per contract."),
-            OptionSpec("--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run."),
+            .seed,
             OptionSpec("--sut", value: "\"CMD\"", default: "none: the reference model", help: "Adapter command line, run with /bin/sh -c."),
             OptionSpec("--sut-timeout", value: "SEC", default: "5", help: "Seconds to wait for each adapter answer."),
             OptionSpec("--shrink-seconds", value: "SEC", default: "10", help: "Time the shrinker may spend on one failure."),
-            OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE."),
-            OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE."),
+            .reportJSON,
+            .junit,
             OptionSpec("--no-mock", help: "Check the flow answers only: skip the in-process mock backend."),
-            OptionSpec("--no-progress", help: "Do not write the live progress line on standard error."),
+            .noProgress,
         ],
         examples: [
             "petspot-contracts check",

@@ -17,7 +17,7 @@ struct CheckCommand {
             Generates Missing and Found flows (valid and hostile input), runs them through the reference model or, \
             with --sut, through an app's flow adapter (see docs/ADAPTERS.md), checks every answer (schema, status by flow, \
             nothing extra, same as the reference model), then submits every accepted report to the in-process strict \
-            mock backend (create, photo upload, read back) and runs the catalog's negative cases against it. \
+            mock backend (create, photo upload, read back) and runs the catalog's negative cases and the kept regressions. \
             A failing case is shrunk and printed with its seed and the command line that replays it.
             """,
         options: [

@@ -74,8 +74,16 @@ let package = Package(
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
         .testTarget(name: "PetSpotFlowGeneratorsTests", dependencies: ["PetSpotFlowGenerators", "PetSpotGenerators", "PetSpotModel"]),
-        .testTarget(name: "PetSpotGeneratorsTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
-        .testTarget(name: "PetSpotGeneratorsXCTests", dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting"]),
+        // Machines with planted bugs shared by the engine's Swift Testing and XCTest tests.
+        .target(name: "PetSpotGeneratorsTestSupport", dependencies: ["PetSpotGenerators"], path: "Tests/PetSpotGeneratorsTestSupport"),
+        .testTarget(
+            name: "PetSpotGeneratorsTests",
+            dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotGeneratorsTestSupport"]
+        ),
+        .testTarget(
+            name: "PetSpotGeneratorsXCTests",
+            dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotGeneratorsTestSupport"]
+        ),
         .testTarget(
             name: "PetSpotHTTPTests",
             dependencies: ["PetSpotHTTP", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators"]

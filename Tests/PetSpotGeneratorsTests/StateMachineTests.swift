@@ -1,60 +1,6 @@
 import PetSpotGenerators
+import PetSpotGeneratorsTestSupport
 import Testing
-
-/// A stack with a planted bug: popping when it holds exactly two elements returns the bottom one.
-struct BuggyStack {
-    private var storage: [Int] = []
-    var count: Int { storage.count }
-
-    mutating func push(_ value: Int) { storage.append(value) }
-
-    mutating func pop() -> Int? {
-        if storage.count == 2 { return storage.remove(at: 0) }
-        return storage.popLast()
-    }
-}
-
-struct StackMachine: StateMachine {
-    enum Action: Hashable, Sendable, CustomStringConvertible {
-        case push(Int)
-        case pop
-
-        var description: String {
-            switch self {
-            case .push(let value): "push(\(value))"
-            case .pop: "pop"
-            }
-        }
-    }
-
-    func initialModel() -> [Int] { [] }
-    func makeSystem() -> BuggyStack { BuggyStack() }
-
-    func actions(for model: [Int]) -> Gen<Action> {
-        let push = Gen.int(in: 0...9).map(Action.push)
-        return model.isEmpty ? push : .oneOf(push, .constant(.pop))
-    }
-
-    func apply(_ action: Action, to model: inout [Int]) {
-        switch action {
-        case .push(let value): model.append(value)
-        case .pop: model.removeLast()
-        }
-    }
-
-    func run(_ action: Action, on system: inout BuggyStack, model: [Int]) throws {
-        switch action {
-        case .push(let value): system.push(value)
-        case .pop:
-            let popped = system.pop()
-            try require(popped == model.last, "pop returned \(String(describing: popped)), expected \(String(describing: model.last))")
-        }
-    }
-
-    func checkInvariants(model: [Int], system: BuggyStack) throws {
-        try require(system.count == model.count, "stack holds \(system.count) elements, model \(model.count)")
-    }
-}
 
 @Suite("Stateful (model-based) testing")
 struct StateMachineTests {

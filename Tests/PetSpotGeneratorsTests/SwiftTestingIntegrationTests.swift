@@ -1,4 +1,5 @@
 import PetSpotGenerators
+import PetSpotGeneratorsTestSupport
 import PetSpotPropertyTesting
 import Testing
 

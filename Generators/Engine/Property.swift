@@ -165,6 +165,20 @@ struct _PropertyRunner<Value> {
         var labelCounts: [String: Int] = [:]
         var discardReasons: [String: Int] = [:]
         let testCase = TestCase(random: random, size: 0, maxChoices: configuration.maxChoicesPerCase)
+        let database = configuration.failureDirectory.map { _FailureDatabase(directory: $0, property: property.name) }
+        // A failure saved by an earlier run is replayed first: if it still fails, it is the
+        // counterexample (shrunk again); if it passes, the bug is fixed and the entry goes.
+        if let database, let saved = database.load() {
+            let replayed = TestCase(replaying: saved, size: configuration.maxSize, maxChoices: configuration.maxChoicesPerCase)
+            if case .failed(let message, let value) = execute(replayed) {
+                let failure = shrink(
+                    seed: seed, caseIndex: -1, size: configuration.maxSize, choices: replayed.choices, original: value,
+                    message: "\(message) (replayed from \(database.file.path))")
+                database.save(failure.shrunkChoices)
+                return .failed(failure)
+            }
+            database.remove()
+        }
         // Coverage is decided statistically: past the requested cases, more are run (up to ten
         // times as many) while a requirement is neither clearly met nor clearly missed.
         let extendedCases = property.coverage.isEmpty ? cases : cases * 10
@@ -188,9 +202,11 @@ struct _PropertyRunner<Value> {
                         reason: "\(discarded) cases discarded (limit \(discardLimit)); most often (\(count) times): \(reason)"))
                 }
             case .failed(let message, let value):
-                return .failed(shrink(
+                let failure = shrink(
                     seed: seed, caseIndex: index, size: size, choices: testCase.choices,
-                    original: value, message: message))
+                    original: value, message: message)
+                database?.save(failure.shrunkChoices)
+                return .failed(failure)
             }
             index += 1
             if passed == target && target < extendedCases {
@@ -282,5 +298,35 @@ enum _CoverageTest {
         let center = (share + z2 / (2 * n)) / (1 + z2 / n)
         let margin = z * (share * (1 - share) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
         return (Swift.max(0, center - margin), Swift.min(1, center + margin))
+    }
+}
+
+/// One property's entry in the failure database: its last shrunk choice sequence, one file per
+/// property (`<directory>/<name>.choices`, decimal choices separated by spaces). Unreadable
+/// entries are ignored and I/O errors never fail a run.
+struct _FailureDatabase {
+    let file: URL
+
+    init(directory: String, property name: String) {
+        let safeName = String(name.unicodeScalars.map { scalar -> Character in
+            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+        })
+        file = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(safeName + ".choices")
+    }
+
+    func load() -> [UInt64]? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let choices = text.split(whereSeparator: \.isWhitespace).map { UInt64($0) }
+        guard !choices.isEmpty, !choices.contains(nil) else { return nil }
+        return choices.compactMap { $0 }
+    }
+
+    func save(_ choices: [UInt64]) {
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data((choices.map(String.init).joined(separator: " ") + "\n").utf8).write(to: file, options: .atomic)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: file)
     }
 }

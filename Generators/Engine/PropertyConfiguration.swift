@@ -12,6 +12,8 @@ import Foundation
 /// - `PETSPOT_CASES_SCALE`: a positive factor applied to ``cases`` (e.g. `10` for a nightly
 ///   run, `0.1` for a smoke run); the result is rounded up to at least one case.
 /// - `PETSPOT_MAX_SHRINK_SECONDS`: overrides ``shrinkTimeLimit`` (seconds, may be fractional).
+/// - `PETSPOT_FAILURE_DB`: a directory where each property's last shrunk failure is saved and
+///   replayed first on the next run (``failureDirectory``).
 ///
 /// ```swift
 /// var configuration = PropertyConfiguration(cases: 500)
@@ -38,6 +40,10 @@ public struct PropertyConfiguration: Sendable, Hashable {
     public var shrinkTimeLimit: Duration
     /// Whether the `PETSPOT_*` environment variables apply.
     public var readsEnvironment: Bool
+    /// A directory where each property's last shrunk failure is saved and replayed first on the
+    /// next run (Hypothesis's example database); `nil` (the default) saves nothing. Set it with
+    /// `PETSPOT_FAILURE_DB` for a local fix-and-rerun loop.
+    public var failureDirectory: String? = nil
 
     /// Creates a configuration; every parameter has the unit-test default.
     public init(
@@ -63,6 +69,8 @@ public struct PropertyConfiguration: Sendable, Hashable {
     public static let casesScaleVariable = "PETSPOT_CASES_SCALE"
     /// The environment variable that overrides the shrink time limit, in seconds.
     public static let maxShrinkSecondsVariable = "PETSPOT_MAX_SHRINK_SECONDS"
+    /// The environment variable that names the failure database directory.
+    public static let failureDirectoryVariable = "PETSPOT_FAILURE_DB"
 
     /// Returns this configuration with the `PETSPOT_*` variables of `environment` applied.
     ///
@@ -90,6 +98,9 @@ public struct PropertyConfiguration: Sendable, Hashable {
             } else {
                 warnings.append("\(Self.maxShrinkSecondsVariable)=\(text) is not a non-negative number; ignored")
             }
+        }
+        if let text = environment[Self.failureDirectoryVariable], !text.isEmpty {
+            result.failureDirectory = text
         }
         return (result, warnings)
     }

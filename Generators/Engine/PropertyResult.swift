@@ -73,7 +73,8 @@ public struct PropertyFailure<Value> {
     public let name: String
     /// The seed of the run; set `PETSPOT_SEED` or ``PropertyConfiguration/seed`` to it to replay.
     public let seed: UInt64
-    /// The zero-based index of the failing case among the cases run (discarded ones included).
+    /// The zero-based index of the failing case among the cases run (discarded ones included);
+    /// `-1` for the failure an earlier run saved (``PropertyConfiguration/failureDirectory``), replayed first.
     public let caseIndex: Int
     /// The size parameter of the failing case.
     public let size: Int
@@ -105,7 +106,7 @@ public struct PropertyFailure<Value> {
         Shrunk counterexample (\(shrinkSteps) shrink steps, \(shrinkAttempts) replays, \
         \(PropertyFailure.seconds(shrinkDuration)) s):
           \(String(reflecting: shrunk))
-        Original counterexample (case \(caseIndex + 1), size \(size)):
+        Original counterexample (\(caseIndex < 0 ? "saved failure" : "case \(caseIndex + 1)"), size \(size)):
           \(String(reflecting: original))
         Original error: \(originalMessage)
         Seed: \(seed)

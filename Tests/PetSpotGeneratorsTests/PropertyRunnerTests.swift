@@ -1,3 +1,4 @@
+import Foundation
 import PetSpotGenerators
 import Testing
 
@@ -170,6 +171,29 @@ struct PropertyRunnerTests {
             return
         }
         #expect(shortfall.labels.total <= 100)
+    }
+
+    @Test("a saved failure is replayed first on the next run, and forgotten once it passes")
+    func failureDatabase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-failure-db-\(UInt64.random(in: 0...UInt64.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = fixed
+        configuration.failureDirectory = directory.path
+        let buggy = Property("saved failure", Gen.int(in: 0...1000)) { $0 < 500 }
+        let first = try #require(buggy.check(configuration).failure)
+        #expect(first.shrunk == 500 && first.caseIndex >= 0)
+        let file = directory.appendingPathComponent("saved_failure.choices")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        // Another seed would have to find it again; the saved failure comes first.
+        configuration.seed = 1
+        let second = try #require(buggy.check(configuration).failure)
+        #expect(second.caseIndex == -1 && second.shrunk == 500)
+        #expect(second.report.contains("saved failure"))
+        let fromEnvironment = PropertyConfiguration().applyingEnvironment(["PETSPOT_FAILURE_DB": directory.path]).0
+        #expect(fromEnvironment.failureDirectory == directory.path)
+        let fixedProperty = Property("saved failure", Gen.int(in: 0...1000)) { $0 <= 1000 }
+        #expect(fixedProperty.check(configuration).isPassed)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test("shrink budgets stop shrinking early but still report a failing value")

@@ -126,7 +126,14 @@ struct _Shrinker {
         var triple = bestSpans.count / 3 - 1
         while triple >= 0 && !stopped {
             if 3 * triple + 2 < bestSpans.count {
-                let start = bestSpans[3 * triple], end = bestSpans[3 * triple + 2]
+                let start = bestSpans[3 * triple], contentStart = bestSpans[3 * triple + 1]
+                var end = bestSpans[3 * triple + 2]
+                // A mandatory element (below the minimum count) has no "another?" choice: removing
+                // it alone would make the next element's "another?" its first draw. Remove that
+                // choice with it, so the next element slides into its place unchanged.
+                if start == contentStart, 3 * triple + 5 < bestSpans.count, bestSpans[3 * triple + 3] == end {
+                    end = bestSpans[3 * triple + 4]
+                }
                 if start < end && end <= best.count {
                     var candidate = best
                     candidate.removeSubrange(start..<end)

@@ -36,6 +36,14 @@ struct ShrinkingTests {
         #expect(shrunkCounterexample(gen) { values in values.allSatisfy { $0 < 1000 } } == [1000])
     }
 
+    @Test("lists of at least one mixed-shape element shrink to the one element that matters")
+    func mandatoryElementsDelete() {
+        // Elements of different shapes: deleting the first one alone would misalign the rest.
+        let action = Gen<Int?>.oneOf(.constant(nil), Gen.int(in: 0...9).map(Optional.some))
+        let shrunk = shrunkCounterexample(action.array(count: 1...10)) { !$0.contains(7) }
+        #expect(shrunk == [7])
+    }
+
     @Test("the same with the full Int range and negative numbers")
     func arrayThresholdFullRange() {
         let gen = Gen<[Int]>.array(of: .int())

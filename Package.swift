@@ -1,6 +1,17 @@
 // swift-tools-version: 6.0
 // PetSpot Contracts: conformance and contract tests for the PetSpot report flows.
 // No package dependencies: only the toolchain's Foundation, XCTest and Swift Testing.
+//
+// The layers (CONTRIBUTING.md has the full map):
+//   PetSpotJSON, PetSpotConcurrency                     foundations, no dependencies
+//   PetSpotModel                                        the reference model: flows, rules, payload
+//   PetSpotPropertyEngine (+ PetSpotPropertyTesting)    the property-based testing engine
+//   PetSpotFlowGenerators                               random flow inputs, from the model's field table
+//   PetSpotSchema, PetSpotContractKit                   JSON Schema validator; the captured contract
+//   PetSpotHTTP, PetSpotMockBackend                     HTTP on sockets; the mock (independent of the model)
+//   PetSpotMockTransport                                the model's submitter straight into the mock
+//   PetSpotRunner -> petspot-contracts                  the contract runner and its command line
+// Benchmarks, the Bowtie harness and test support are targets, not products.
 import PackageDescription
 
 let package = Package(
@@ -9,13 +20,14 @@ let package = Package(
     products: [
         .library(name: "PetSpotJSON", targets: ["PetSpotJSON"]),
         .library(name: "PetSpotModel", targets: ["PetSpotModel"]),
-        .library(name: "PetSpotGenerators", targets: ["PetSpotGenerators"]),
+        .library(name: "PetSpotPropertyEngine", targets: ["PetSpotPropertyEngine"]),
         .library(name: "PetSpotPropertyTesting", targets: ["PetSpotPropertyTesting"]),
         .library(name: "PetSpotFlowGenerators", targets: ["PetSpotFlowGenerators"]),
         .library(name: "PetSpotSchema", targets: ["PetSpotSchema"]),
         .library(name: "PetSpotContractKit", targets: ["PetSpotContractKit"]),
         .library(name: "PetSpotHTTP", targets: ["PetSpotHTTP"]),
         .library(name: "PetSpotMockBackend", targets: ["PetSpotMockBackend"]),
+        .library(name: "PetSpotMockTransport", targets: ["PetSpotMockTransport"]),
         .library(name: "PetSpotRunner", targets: ["PetSpotRunner"]),
         .executable(name: "petspot-contracts", targets: ["petspot-contracts"]),
         .executable(name: "petspot-example-adapter", targets: ["petspot-example-adapter"]),
@@ -23,19 +35,21 @@ let package = Package(
     targets: [
         // JSON value type, parser and serializer shared by every other part.
         .target(name: "PetSpotJSON"),
-        // The report flows, their field rules, payloads, wire types and submission.
+        // `Locked<Value>`: the one lock type every module shares state through.
+        .target(name: "PetSpotConcurrency"),
+        // The report flows, their field table and rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
         // The property-based testing engine: choice sequences and integrated shrinking.
-        .target(name: "PetSpotGenerators", path: "Generators/Engine"),
+        .target(name: "PetSpotPropertyEngine", dependencies: ["PetSpotConcurrency"], path: "Generators/Engine"),
         // The engine's Swift Testing and XCTest integration (failures at the caller's line).
-        .target(name: "PetSpotPropertyTesting", dependencies: ["PetSpotGenerators"], path: "Generators/Testing"),
+        .target(name: "PetSpotPropertyTesting", dependencies: ["PetSpotPropertyEngine"], path: "Generators/Testing"),
         // Raw user input and wizard action generators for both report flows.
         .target(
             name: "PetSpotFlowGenerators",
-            dependencies: ["PetSpotGenerators", "PetSpotModel", "PetSpotJSON"],
+            dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON"],
             path: "Generators/Flows"
         ),
-        // JSON Schema draft 2020-12 validator and the Bowtie harness.
+        // JSON Schema draft 2020-12 validator.
         .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON"]),
         // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
         .target(
@@ -47,67 +61,93 @@ let package = Package(
             resources: [.copy("schemas"), .copy("catalog")]
         ),
         // HTTP/1.1 on POSIX sockets: message types, parser, server and a raw client.
-        .target(name: "PetSpotHTTP"),
-        // Strict-schema mock backend: in-process handler and HTTP server on loopback.
+        .target(name: "PetSpotHTTP", dependencies: ["PetSpotConcurrency"]),
+        // Strict-schema mock backend: in-process handler and HTTP server on loopback. It does not
+        // import the reference model it stands beside: its rules are its own, from backend-contract.md.
         .target(
             name: "PetSpotMockBackend",
-            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotModel"]
+            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotConcurrency"]
         ),
-        // The contract runner: check, run, adapter driving, reports, benchmarks.
+        // The model's submission transport straight into the mock, with no sockets.
+        .target(name: "PetSpotMockTransport", dependencies: ["PetSpotModel", "PetSpotMockBackend", "PetSpotHTTP"]),
+        // The contract runner: check, run, mock, adapter driving, reports.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotJSON", "PetSpotModel", "PetSpotGenerators", "PetSpotFlowGenerators", "PetSpotSchema",
-                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
+                "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
-        .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner"]),
+        // The shipped benchmarks behind `petspot-contracts bench`.
+        .target(
+            name: "PetSpotBenchmarks",
+            dependencies: [
+                "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
+            ]
+        ),
+        // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
+        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotRunner"]),
+        .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner", "PetSpotBenchmarks", "PetSpotBowtie"]),
         // An adapter (sut-protocol.md) around the reference model, with switches that break it.
         .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+
+        // Test support: machines with planted bugs and generator laws; hostile HTTP bytes.
+        .target(
+            name: "PetSpotPropertyEngineTestSupport", dependencies: ["PetSpotPropertyEngine"],
+            path: "Tests/PetSpotPropertyEngineTestSupport"
+        ),
+        .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
 
         .testTarget(
             name: "PetSpotConformanceTests",
             dependencies: [
-                "PetSpotModel", "PetSpotJSON", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
-                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotSchema", "PetSpotRunner",
+                "PetSpotModel", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotSchema",
+                "PetSpotRunner",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
-        .testTarget(name: "PetSpotFlowGeneratorsTests", dependencies: ["PetSpotFlowGenerators", "PetSpotGenerators", "PetSpotModel"]),
-        // Machines with planted bugs shared by the engine's Swift Testing and XCTest tests.
-        .target(name: "PetSpotGeneratorsTestSupport", dependencies: ["PetSpotGenerators"], path: "Tests/PetSpotGeneratorsTestSupport"),
         .testTarget(
-            name: "PetSpotGeneratorsTests",
-            dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotGeneratorsTestSupport"]
+            name: "PetSpotFlowGeneratorsTests",
+            dependencies: ["PetSpotFlowGenerators", "PetSpotPropertyEngine", "PetSpotPropertyEngineTestSupport", "PetSpotModel"]
         ),
         .testTarget(
-            name: "PetSpotGeneratorsXCTests",
-            dependencies: ["PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotGeneratorsTestSupport"]
+            name: "PetSpotPropertyEngineTests",
+            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
+        ),
+        .testTarget(
+            name: "PetSpotPropertyEngineXCTests",
+            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
         .testTarget(
             name: "PetSpotHTTPTests",
-            dependencies: ["PetSpotHTTP", "PetSpotGenerators", "PetSpotPropertyTesting", "PetSpotFlowGenerators"]
+            dependencies: [
+                "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting",
+            ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
+        .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency"]),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
-                "PetSpotMockBackend", "PetSpotHTTP", "PetSpotJSON", "PetSpotContractKit", "PetSpotGenerators",
-                "PetSpotPropertyTesting", "PetSpotFlowGenerators",
+                "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotContractKit",
-                "petspot-example-adapter", "petspot-contracts",
+                "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotContractKit", "petspot-example-adapter", "petspot-contracts",
             ]
         ),
         .testTarget(
             name: "PetSpotSchemaTests",
-            dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotGenerators", "PetSpotPropertyTesting"]
+            dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
+        .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotRunner"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -123,7 +123,7 @@ struct _PropertyRunner<Value> {
 
     func run() -> PropertyResult<Value> {
         for warning in warnings {
-            FileHandle.standardError.write(Data("PetSpotGenerators: \(warning)\n".utf8))
+            FileHandle.standardError.write(Data("PetSpotPropertyEngine: \(warning)\n".utf8))
         }
         return _PropertyContext.$current.withValue(context) { runCases() }
     }

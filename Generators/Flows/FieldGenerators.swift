@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 
 /// Generators of raw typed input for each field of the report flows, in both moods.
@@ -70,16 +70,16 @@ public enum FieldGenerators {
         let local = Gen.string(from: localClass, length: 1...20)
         let domain = Gen.string(from: labelClass, length: 1...12).array(count: 1...3).map { $0.joined(separator: ".") }
         let topLevel = Gen.string(from: .asciiLetters, length: 2...6)
-        let valid = PetSpotGenerators.zip(local, domain, topLevel).map { "\($0)@\($1).\($2)" }
+        let valid = PetSpotPropertyEngine.zip(local, domain, topLevel).map { "\($0)@\($1).\($2)" }
         guard mood == .hostile else { return Gen.frequency((5, valid), (1, Gen.padded(valid))) }
         return Gen.frequency(
             (4, valid),
             (1, Gen.padded(valid, with: HostileCharacters.invisibles)),
             (1, lengthEmail(254)),
             (1, lengthEmail(255)),
-            (1, PetSpotGenerators.zip(local, domain).map { "\($0)@\($1)" }),
-            (1, PetSpotGenerators.zip(local, domain, Gen.string(from: .asciiLetters, length: 1...1)).map { "\($0)@\($1).\($2)" }),
-            (1, PetSpotGenerators.zip(Gen.sprinkled(.asciiLetters + HostileCharacters.internationalLetters, length: 1...10), domain, topLevel)
+            (1, PetSpotPropertyEngine.zip(local, domain).map { "\($0)@\($1)" }),
+            (1, PetSpotPropertyEngine.zip(local, domain, Gen.string(from: .asciiLetters, length: 1...1)).map { "\($0)@\($1).\($2)" }),
+            (1, PetSpotPropertyEngine.zip(Gen.sprinkled(.asciiLetters + HostileCharacters.internationalLetters, length: 1...10), domain, topLevel)
                 .map { "\($0)@\($1).\($2)" }),
             (1, Gen.sprinkled(.asciiPrintable, length: 0...30)))
     }
@@ -102,7 +102,7 @@ public enum FieldGenerators {
         let value = Gen.double(in: -limit...limit)
         // Fixed-point spellings from whole millionths, formatted without Foundation.
         let micros = Gen.int(in: -Int(limit) * 1_000_000...Int(limit) * 1_000_000)
-        let fixed = PetSpotGenerators.zip(micros, Gen.int(in: 0...6)).map { micros, places in
+        let fixed = PetSpotPropertyEngine.zip(micros, Gen.int(in: 0...6)).map { micros, places in
             fixedPoint(micros, places: places)
         }
         let shortest = value.map { "\($0)" }
@@ -195,7 +195,7 @@ public enum FieldGenerators {
             (2, Gen.int(in: smallestImageBytes...maxBytes)),
             (1, Gen<Int>.element(of: [smallestImageBytes, maxBytes - 1, maxBytes])))
         let validType = Gen<String>.element(of: ["image/jpeg", "image/png", "IMAGE/PNG", "image/JPEG"])
-        let valid = PetSpotGenerators.zip(validType, size).map { type, size in
+        let valid = PetSpotPropertyEngine.zip(validType, size).map { type, size in
             PhotoAttachment(fileName: type.lowercased().hasSuffix("png") ? "pet.png" : "pet.jpg", mimeType: type, byteCount: size)
         }
         guard mood == .hostile else { return valid.map(Optional.some) }
@@ -206,8 +206,8 @@ public enum FieldGenerators {
         return Gen.frequency(
             (5, valid.map(Optional.some)),
             (1, .constant(nil)),
-            (1, PetSpotGenerators.zip(validType, badSize).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }),
-            (1, PetSpotGenerators.zip(anyType, size).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }))
+            (1, PetSpotPropertyEngine.zip(validType, badSize).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }),
+            (1, PetSpotPropertyEngine.zip(anyType, size).map { PhotoAttachment(fileName: "pet", mimeType: $0, byteCount: $1) }))
     }
 
     // MARK: Picked values

@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 
 /// Generators of whole reports: flows, contexts and every field's raw input.
@@ -73,7 +73,7 @@ public enum FlowGenerators {
     /// A case of one given flow.
     public static func flowCase(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<FlowCase> {
         let template = inputTemplates[InputTemplateKey(flow: flow, mood: mood)]!
-        return PetSpotGenerators.zip(context(), template).map { context, template in
+        return PetSpotPropertyEngine.zip(context(), template).map { context, template in
             FlowCase(flow: flow, inputs: template.inputs(today: context.latestReportDate), context: context)
         }
     }

@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 
 /// Character classes for realistic and hostile typing.
 public enum HostileCharacters {
@@ -48,7 +48,7 @@ extension Gen where Value == String {
             (6, .constant("")),
             (2, .string(from: " ", length: 1...3)),
             (2, .string(from: spaces, length: 1...2)))
-        return PetSpotGenerators.zip(padding, inner, padding).map { $0 + $1 + $2 }
+        return PetSpotPropertyEngine.zip(padding, inner, padding).map { $0 + $1 + $2 }
     }
 
     /// Exactly `count` characters from `characters`, a text at a length cap.

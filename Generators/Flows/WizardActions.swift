@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 
 /// One thing a user (or the network) does to a report wizard.

@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import Testing
 
 /// Turns `#function` (`"name(arguments:)"`) into a name usable with `swift test --filter`.

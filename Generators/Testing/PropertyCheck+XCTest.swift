@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import XCTest
 
 /// Checks `property` and calls `XCTFail` at the caller's file and line unless it passes.

@@ -1,5 +1,3 @@
-import PetSpotModel
-
 /// Bits of JavaScript's semantics the production backend (Node.js) applies and the mock must
 /// reproduce: `String.prototype.trim`, `Number.prototype.toString`, and `Date` for `YYYY-MM-DD`.
 enum JavaScript {
@@ -62,15 +60,45 @@ enum JavaScript {
         return negative ? "-" + text : text
     }
 
-    /// Days from 1970-01-01 to the proleptic Gregorian date (month 1...12; any day, rolled over).
+    /// Days from 1970-01-01 to the proleptic Gregorian date (month 1...12; any day, rolled over
+    /// into the following months): ECMA-262's `MakeDay`, from `DayFromYear` and the month
+    /// starts of the year. Written from the ECMAScript specification, not shared with the
+    /// reference model, so the mock cross-checks the model's own date code.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        CalendarDate.daysSinceUnixEpoch(year: year, month: month, day: day)
+        dayFromYear(year) + monthStart(month, leap: isLeapYear(year)) + day - 1
     }
 
-    /// The civil date of a day count since 1970-01-01.
+    /// The civil date of a day count since 1970-01-01: ECMA-262's `YearFromTime`,
+    /// `MonthFromTime` and `DateFromTime`.
     static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let date = CalendarDate(daysSinceUnixEpoch: days)
-        return (date.year, date.month, date.day)
+        var year = 1970 + Int((Double(days) / 365.2425).rounded(.down))
+        while dayFromYear(year) > days { year -= 1 }
+        while dayFromYear(year + 1) <= days { year += 1 }
+        let dayInYear = days - dayFromYear(year)
+        let leap = isLeapYear(year)
+        var month = 12
+        while monthStart(month, leap: leap) > dayInYear { month -= 1 }
+        return (year, month, dayInYear - monthStart(month, leap: leap) + 1)
+    }
+
+    /// ECMA-262 `DayFromYear(y)`: the day number of January 1st of `year`.
+    static func dayFromYear(_ year: Int) -> Int {
+        365 * (year - 1970) + floorDivision(year - 1969, 4) - floorDivision(year - 1901, 100) + floorDivision(year - 1601, 400)
+    }
+
+    static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    /// Days of the year before the first of `month` (1...12).
+    static func monthStart(_ month: Int, leap: Bool) -> Int {
+        let starts = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
+        return starts[month - 1] + (leap && month > 2 ? 1 : 0)
+    }
+
+    private static func floorDivision(_ numerator: Int, _ denominator: Int) -> Int {
+        let quotient = numerator / denominator
+        return numerator % denominator < 0 ? quotient - 1 : quotient
     }
 
     /// `new Date("YYYY-MM-DD").getTime()` as V8 computes it: the text must match

@@ -1,9 +1,10 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotMockBackend
+import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPropertyTesting
 import Testing

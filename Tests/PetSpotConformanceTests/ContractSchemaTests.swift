@@ -1,7 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotModel
 import PetSpotPropertyTesting

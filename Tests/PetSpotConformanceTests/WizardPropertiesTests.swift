@@ -1,6 +1,6 @@
 import Foundation
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 import PetSpotPropertyTesting
 import Testing

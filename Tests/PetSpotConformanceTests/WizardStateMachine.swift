@@ -1,6 +1,6 @@
 import Foundation
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 
 /// A failure the test network injects into the next submission request.

@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 import Testing
 @testable import PetSpotFlowGenerators

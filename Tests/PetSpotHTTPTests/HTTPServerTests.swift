@@ -1,6 +1,6 @@
 import Foundation
-import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotHTTPTestSupport
+import PetSpotPropertyEngine
 import PetSpotPropertyTesting
 import Testing
 @testable import PetSpotHTTP
@@ -99,7 +99,7 @@ struct HTTPServerTests {
             limits: HTTPParserLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 1024 * 1024), requestTimeout: 0.3, idleTimeout: 0.3))
         defer { server.stop() }
         // Most clients end their stream after writing; one in 40 stays silent so the timeout path runs too.
-        let inputs = PetSpotGenerators.zip(HostileHTTPInput.bytes(around: Self.validRequests), Gen.bool(probability: 0.025))
+        let inputs = PetSpotPropertyEngine.zip(HostileHTTPInput.bytes(around: Self.validRequests), Gen.bool(probability: 0.025))
         propertyCheck(
             inputs, configuration: PropertyConfiguration(cases: 3000),
             coverage: [CoverageRequirement("answered 400", atLeast: 10), CoverageRequirement("answered 408", atLeast: 0.5)],

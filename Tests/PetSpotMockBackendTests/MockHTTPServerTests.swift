@@ -3,9 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import PetSpotContractKit
-import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotHTTP
+import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotPropertyTesting
 import Testing

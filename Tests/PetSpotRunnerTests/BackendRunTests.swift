@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
+import PetSpotMockTransport
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner

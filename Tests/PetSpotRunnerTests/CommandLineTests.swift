@@ -60,7 +60,7 @@ struct CommandLineTests {
 
     @Test("--help on every command lists every flag with its default and an example")
     func helpOnEveryCommand() async {
-        for command in PetSpotContractsTool.commands {
+        for command in PetSpotContractsTool.specs(PetSpotContractsTool.libraryCommands) {
             let result = await runTool([command.name, "--help"])
             #expect(result.status == 0, "\(command.name) --help")
             #expect(result.out.contains("USAGE: petspot-contracts \(command.name)"))
@@ -72,7 +72,7 @@ struct CommandLineTests {
         }
         let overview = await runTool(["help"])
         #expect(overview.status == 0)
-        for command in PetSpotContractsTool.commands { #expect(overview.out.contains(command.name)) }
+        for command in PetSpotContractsTool.specs(PetSpotContractsTool.libraryCommands) { #expect(overview.out.contains(command.name)) }
     }
 
     @Test("a closed port exits 3 with one line")

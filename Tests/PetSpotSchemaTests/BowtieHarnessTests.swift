@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotBowtie
 import PetSpotSchema
 import Testing
 

@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotPropertyTesting
 import Testing
 @testable import PetSpotSchema
@@ -72,7 +72,7 @@ struct PatternMatcherAgreementTests {
         let text = Gen<String>.frequency(
             (1, .element(of: samples)),
             (4, Gen<String>.element(of: Self.alphabet).array(count: 0...13).map { $0.joined() }))
-        let cases = PetSpotGenerators.zip(Gen.int(in: 0...(Self.matchers.count - 1)), text)
+        let cases = PetSpotPropertyEngine.zip(Gen.int(in: 0...(Self.matchers.count - 1)), text)
         propertyCheck(cases, configuration: PropertyConfiguration(cases: 3000), verifying: { index, text in
             let matchers = Self.matchers[index]
             let expected = try Self.general(matchers.source, text)

@@ -12,17 +12,21 @@ import Foundation
 /// line on standard error with its exit code (2 usage or configuration, 3 unreachable); any
 /// other error prints one line and exits 2. Nothing ever prints a stack trace.
 public enum PetSpotContractsTool {
-    /// Every command, in the order `help` lists them.
-    public static let commands: [CommandSpec] = [
-        CheckCommand.spec, RunCommand.spec, MockCommand.spec, BenchCommand.spec, BowtieCommand.spec, helpSpec,
-    ]
+    /// The commands this library runs itself, in the order `help` lists them; the
+    /// `petspot-contracts` executable adds `bench` and `bowtie` from their own targets.
+    package static let libraryCommands: [any RunnerCommand.Type] = [CheckCommand.self, RunCommand.self, MockCommand.self]
+
+    /// Every command of `commands` plus `help`, in the order `help` lists them.
+    package static func specs(_ commands: [any RunnerCommand.Type]) -> [CommandSpec] {
+        commands.map { $0.spec } + [helpSpec]
+    }
 
     static let helpSpec = CommandSpec(
         name: "help", synopsis: "[COMMAND]", summary: "Show the list of commands, or one command's usage.",
         options: [], examples: ["petspot-contracts help", "petspot-contracts help check"])
 
     /// The tool's overview: every command with its summary.
-    public static var overview: String {
+    package static func overview(_ commands: [CommandSpec]) -> String {
         var lines = [
             "petspot-contracts \(ContractReport.toolVersion): conformance and contract tests for the PetSpot report flows.",
             "",
@@ -42,10 +46,16 @@ public enum PetSpotContractsTool {
         return lines.joined(separator: "\n")
     }
 
-    /// Runs the command line `arguments` (without the program name) and returns the exit code.
+    /// Runs the command line `arguments` (without the program name) with the library's commands
+    /// and returns the exit code.
     public static func run(arguments: [String], output: RunnerOutput) async -> Int32 {
+        await run(arguments: arguments, output: output, commands: libraryCommands)
+    }
+
+    /// Runs the command line `arguments` with `commands` (and `help`).
+    package static func run(arguments: [String], output: RunnerOutput, commands: [any RunnerCommand.Type]) async -> Int32 {
         do {
-            return try await dispatch(arguments, output: output).rawValue
+            return try await dispatch(arguments, output: output, commands: commands).rawValue
         } catch let error as RunnerError {
             output.errorLine(error.description)
             return error.exitCode.rawValue
@@ -55,7 +65,11 @@ public enum PetSpotContractsTool {
         }
     }
 
-    private static func dispatch(_ arguments: [String], output: RunnerOutput) async throws -> RunnerExitCode {
+    private static func dispatch(
+        _ arguments: [String], output: RunnerOutput, commands commandTypes: [any RunnerCommand.Type]
+    ) async throws -> RunnerExitCode {
+        let commands = specs(commandTypes)
+        let overview = overview(commands)
         guard let word = arguments.first else {
             output.line(overview)
             return .usage
@@ -65,7 +79,7 @@ public enum PetSpotContractsTool {
         case "--help", "-h", "help":
             if word == "help", let topic = rest.first, !topic.hasPrefix("-") {
                 guard let command = commands.first(where: { $0.name == topic }) else {
-                    throw unknownCommand(topic)
+                    throw unknownCommand(topic, among: commands)
                 }
                 output.line(command == helpSpec ? overview : command.usage)
             } else if word == "help", rest.first?.hasPrefix("-") == true {
@@ -80,25 +94,18 @@ public enum PetSpotContractsTool {
         default:
             break
         }
-        guard let spec = commands.first(where: { $0.name == word }) else { throw unknownCommand(word) }
-        let parsed = try ParsedArguments(rest, for: spec)
+        guard let command = commandTypes.first(where: { $0.spec.name == word }) else {
+            throw unknownCommand(word, among: commands)
+        }
+        let parsed = try ParsedArguments(rest, for: command.spec)
         if parsed.wantsHelp {
-            output.line(spec.usage)
+            output.line(command.spec.usage)
             return .success
         }
-        switch spec.name {
-        case CheckCommand.spec.name: return try await CheckCommand(parsed, arguments: rest).run(output: output)
-        case RunCommand.spec.name: return try await RunCommand(parsed, arguments: rest).run(output: output)
-        case MockCommand.spec.name: return try await MockCommand(parsed).run(output: output)
-        case BenchCommand.spec.name: return try await BenchCommand(parsed).run(output: output)
-        case BowtieCommand.spec.name: return try await BowtieCommand(parsed).run(output: output)
-        default:
-            output.line(overview)
-            return .success
-        }
+        return try await command.init(parsed, arguments: rest).run(output: output)
     }
 
-    private static func unknownCommand(_ word: String) -> RunnerError {
+    private static func unknownCommand(_ word: String, among commands: [CommandSpec]) -> RunnerError {
         var message = "unknown command '\(word)'"
         if word.hasPrefix("-") {
             message = "expected a command before options, found '\(word)'"
@@ -110,9 +117,20 @@ public enum PetSpotContractsTool {
     }
 }
 
+/// A command of `petspot-contracts`: its description, and how it is built from its parsed flags
+/// and run.
+package protocol RunnerCommand: Sendable {
+    /// The command's word, flags and help text.
+    static var spec: CommandSpec { get }
+    /// The command, from its parsed flags; throws a usage error naming a bad flag.
+    init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError)
+    /// Runs the command; its result is the exit code.
+    func run(output: RunnerOutput) async throws -> RunnerExitCode
+}
+
 /// Runs blocking work (pipes to an adapter, property runs) on its own thread, off Swift's
 /// cooperative pool, and resumes with its result.
-func runOnDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func runOnDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread {
             continuation.resume(returning: body())

@@ -1,14 +1,15 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotFlowGenerators
 import PetSpotMockBackend
+import PetSpotMockTransport
 
 /// `petspot-contracts check`: the main job, with no network.
 ///
 /// Generated Missing and Found flows go through the reference model (or, with `--sut`, a real
 /// app's adapter), every answer is checked against the flow contracts and the captured
 /// schemas, and every submitted report goes to the in-process strict mock backend.
-struct CheckCommand {
+struct CheckCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "check",
         synopsis: "[--cases N] [--seed S] [--sut \"CMD\"] [--sut-timeout SEC] [--shrink-seconds SEC] [--report-json FILE] [--junit FILE] [--no-mock] [--no-progress]",

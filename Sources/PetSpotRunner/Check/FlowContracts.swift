@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators

@@ -4,6 +4,7 @@ import PetSpotFlowGenerators
 import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
+import PetSpotMockTransport
 import PetSpotModel
 
 /// Replays `Contracts/catalog/regressions.json`: shrunk failures worth keeping, run on every

@@ -1,7 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
-struct RunCommand {
+struct RunCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "run",
         synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--no-progress]",
@@ -51,7 +51,11 @@ struct RunCommand {
     let showsProgress: Bool
     let arguments: [String]
 
-    init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(RunnerError) {
+    init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
+        try self.init(parsed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String]) throws(RunnerError) {
         guard let baseURL = try parsed.baseURL("--base-url") else {
             throw .usage("missing --base-url URL (the backend to check, e.g. http://127.0.0.1:8080)", command: "run")
         }

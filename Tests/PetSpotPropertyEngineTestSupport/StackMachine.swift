@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 
 // Shared by the engine's Swift Testing and XCTest targets: a stateful machine with a planted bug.
 

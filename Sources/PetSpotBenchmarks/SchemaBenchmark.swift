@@ -1,5 +1,6 @@
 import Dispatch
 import PetSpotJSON
+import PetSpotSchema
 
 /// Measures how many validations per second a compiled schema sustains on one instance.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotHTTP
+import PetSpotMockBackend
 
 /// Throughput and latency of creates against the mock over loopback HTTP.
 ///

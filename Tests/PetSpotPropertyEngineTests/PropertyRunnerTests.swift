@@ -1,5 +1,5 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import Testing
 
 struct Overflow: Error, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import PetSpotPropertyEngine
+
 /// Checks of the laws every generator must obey, for testing generators (engine or domain).
 ///
 /// - *Seed determinism*: the same seed gives the same value.

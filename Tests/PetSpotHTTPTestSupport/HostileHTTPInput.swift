@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 
 /// Generators of hostile bytes for an HTTP server: random bytes, valid requests with bytes
 /// overwritten, removed, inserted or repeated, truncated requests, oversized request lines,
@@ -65,7 +65,7 @@ public enum HostileHTTPInput {
     static func mutation(count: Int) -> Gen<@Sendable ([UInt8]) -> [UInt8]> {
         let position = Gen.int(in: 0...max(0, count - 1))
         let special = Gen<UInt8>.element(of: [0x0D, 0x0A, 0x00, 0xFF, 0x20, 0x3A])
-        let overwrite = PetSpotGenerators.zip(position, Gen<UInt8>.integer(in: 0...255)).map { at, byte in
+        let overwrite = PetSpotPropertyEngine.zip(position, Gen<UInt8>.integer(in: 0...255)).map { at, byte in
             { @Sendable (bytes: [UInt8]) -> [UInt8] in
                 var copy = bytes
                 if copy.indices.contains(at) { copy[at] = byte }
@@ -79,7 +79,7 @@ public enum HostileHTTPInput {
                 return copy
             }
         }
-        let insert = PetSpotGenerators.zip(position, special).map { at, byte in
+        let insert = PetSpotPropertyEngine.zip(position, special).map { at, byte in
             { @Sendable (bytes: [UInt8]) -> [UInt8] in
                 var copy = bytes
                 copy.insert(byte, at: min(at, copy.count))

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PetSpotJSON
+import PetSpotSchema
 
 /// A Bowtie test harness: speaks Bowtie's line protocol so this validator can be compared with
 /// every other implementation in Bowtie's reports.
@@ -81,7 +82,8 @@ public enum BowtieHarness {
                 return .reply(["version": 1, "implementation": BowtieHarness.implementation])
             case "dialect":
                 let dialect = command["dialect"]?.stringValue ?? ""
-                return .reply(["ok": .bool(_URI.splitFragment(dialect).base == SchemaRegistry.draft202012MetaschemaURI)])
+                let withoutFragment = dialect.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                return .reply(["ok": .bool(withoutFragment == SchemaRegistry.draft202012MetaschemaURI)])
             case "run":
                 return .reply(run(command))
             case "stop":

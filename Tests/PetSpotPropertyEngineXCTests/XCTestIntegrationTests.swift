@@ -1,5 +1,5 @@
-import PetSpotGenerators
-import PetSpotGeneratorsTestSupport
+import PetSpotPropertyEngine
+import PetSpotPropertyEngineTestSupport
 import PetSpotPropertyTesting
 import XCTest
 

@@ -1,11 +1,12 @@
 import Foundation
+import PetSpotRunner
 
 /// `petspot-contracts bench`: the shipped benchmarks, one `name: value unit` line each.
 ///
 /// Run from a release build (`swift run -c release petspot-contracts bench`). Every figure is
 /// written to standard output as soon as it is measured, flushed, so a pipe sees progress.
-struct BenchCommand {
-    static let spec = CommandSpec(
+package struct BenchCommand: RunnerCommand {
+    package static let spec = CommandSpec(
         name: "bench", synopsis: "[--seconds SEC] [--filter GROUP]",
         summary: "Run the shipped benchmarks and print one 'name: value unit' line each.",
         discussion: """
@@ -27,7 +28,7 @@ struct BenchCommand {
     let seconds: Double
     let groups: [Benchmarks.Group]
 
-    init(_ parsed: ParsedArguments) throws(RunnerError) {
+    package init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         seconds = try parsed.seconds("--seconds", default: 2, in: 0.05...600)
         let filter = try parsed.nonEmpty("--filter")
         groups = Benchmarks.Group.allCases.filter { group in filter.map { group.rawValue.contains($0) } ?? true }
@@ -38,7 +39,7 @@ struct BenchCommand {
         }
     }
 
-    func run(output: RunnerOutput) async throws -> RunnerExitCode {
+    package func run(output: RunnerOutput) async throws -> RunnerExitCode {
         #if DEBUG
         output.errorLine("petspot-contracts bench: this is a debug build; figures are only meaningful from a release build")
         #endif

@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import Testing
 
 /// The seeds every planted bug is shrunk from: the minimal counterexample must not depend on luck.

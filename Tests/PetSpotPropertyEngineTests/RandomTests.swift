@@ -1,4 +1,4 @@
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import Testing
 
 @Suite("Seeded, splittable pseudo-random generators")

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotHTTP
+import PetSpotMockBackend
 import PetSpotModel
 
 /// The model's submission transport straight into a ``MockBackend``, with no sockets.

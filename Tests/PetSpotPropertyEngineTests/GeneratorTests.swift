@@ -1,5 +1,6 @@
 import Foundation
-import PetSpotGenerators
+import PetSpotPropertyEngine
+import PetSpotPropertyEngineTestSupport
 import Testing
 
 /// Draws `count` values of `gen` from seeds split from `seed`.

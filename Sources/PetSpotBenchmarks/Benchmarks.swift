@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
-import PetSpotGenerators
+import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
+import PetSpotRunner
 import PetSpotSchema
 
 /// One measured figure: printed as `name: value unit`, one per line.

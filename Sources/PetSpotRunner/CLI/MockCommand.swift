@@ -2,10 +2,9 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
-import PetSpotSchema
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
-struct MockCommand {
+struct MockCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "mock",
         synopsis: "[--host 127.0.0.1] [--port N] [--profile strict|production] [--faults SPEC] [--admin-token T]",
@@ -25,7 +24,7 @@ struct MockCommand {
 
     let options: MockServerOptions
 
-    init(_ parsed: ParsedArguments) throws(RunnerError) {
+    init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let host = parsed.string("--host") ?? "127.0.0.1"
         guard host == "127.0.0.1" || host == "localhost" else {
             throw .usage("invalid value '\(host)' for --host: the mock binds loopback only (127.0.0.1)", command: "mock")
@@ -57,22 +56,6 @@ struct MockCommand {
             }
         }
         if let failure { throw RunnerError.configuration("cannot serve on 127.0.0.1:\(options.port): \(failure)", command: "mock") }
-        return .success
-    }
-}
-
-/// `petspot-contracts bowtie`: the validator behind Bowtie's harness protocol.
-struct BowtieCommand {
-    static let spec = CommandSpec(
-        name: "bowtie", synopsis: "< requests > replies",
-        summary: "Speak Bowtie's JSON Schema harness protocol on standard input and output.",
-        discussion: "One JSON request per input line (start, dialect, run, stop), one reply per line, flushed.",
-        options: [], examples: ["bowtie run -i localhost/petspot-contracts ... (see Bowtie's documentation)", "echo '{\"cmd\":\"start\",\"version\":1}' | petspot-contracts bowtie"])
-
-    init(_ parsed: ParsedArguments) {}
-
-    func run(output: RunnerOutput) async throws -> RunnerExitCode {
-        await runOnDedicatedThread { BowtieHarness.runOnStandardStreams() }
         return .success
     }
 }

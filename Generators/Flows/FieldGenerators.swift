@@ -212,15 +212,9 @@ public enum FieldGenerators {
 
     // MARK: Picked values
 
-    /// A species; hostile leaves it unpicked sometimes.
-    public static func species(_ mood: InputMood) -> Gen<Species?> {
-        let picked = Gen<Species>.element(of: Species.allCases).map(Optional.some)
-        return mood == .valid ? picked : Gen.frequency((6, picked), (1, .constant(nil)))
-    }
-
-    /// A sex; hostile leaves it unpicked sometimes.
-    public static func sex(_ mood: InputMood) -> Gen<Sex?> {
-        let picked = Gen<Sex>.element(of: Sex.allCases).map(Optional.some)
+    /// One of `options`, picked; hostile leaves it unpicked sometimes.
+    public static func choice(_ options: [String], _ mood: InputMood) -> Gen<String?> {
+        let picked = Gen<String>.element(of: options).map(Optional.some)
         return mood == .valid ? picked : Gen.frequency((6, picked), (1, .constant(nil)))
     }
 
@@ -243,5 +237,46 @@ public enum FieldGenerators {
         guard mood == .hostile else { return past.map(Optional.some) }
         let future = Gen<Int>.element(of: [1, 2, 365])
         return Gen.frequency((5, past.map(Optional.some)), (2, future.map(Optional.some)), (1, .constant(nil)))
+    }
+
+    // MARK: Any field, from its row of the field table
+
+    /// Raw input for the field `spec` describes, in `mood`: the generator of its kind, with the
+    /// rule values of its row (caps, digit counts, ranges). Optional fields are left empty now
+    /// and then. This is the only place that maps a kind of field to its generator: a new row
+    /// of an existing kind needs nothing here.
+    public static func input(_ spec: FieldSpec, _ mood: InputMood) -> Gen<FieldInput> {
+        func typed(_ gen: Gen<String?>) -> Gen<FieldInput> { gen.map { .value($0.map(FieldValue.text)) } }
+        func typedSometimesEmpty(_ gen: Gen<String>) -> Gen<FieldInput> {
+            typed(spec.presence == .optional ? gen.optional(nilProbability: 0.3) : gen.map(Optional.some))
+        }
+        switch spec.kind {
+        case .digits: return typedSometimesEmpty(chipNumber(mood))
+        case .phone: return typedSometimesEmpty(phone(mood))
+        case .email: return typedSometimesEmpty(email(mood))
+        case .coordinate(let axis): return typedSometimesEmpty(coordinate(axis, mood))
+        case .wholeNumber: return typed(age(mood))
+        case .freeText(let limit): return typed(freeText(mood, cap: limit?.maxCharacters))
+        case .photo: return photo(mood).map { .value($0.map(FieldValue.photo)) }
+        case .choice(let options): return choice(options, mood).map { .value($0.map(FieldValue.choice)) }
+        case .date: return daysAfterToday(mood).map(FieldInput.date(daysAfterToday:))
+        }
+    }
+}
+
+/// One field's raw input as drawn: a value, or a date relative to the latest date the user may
+/// pick, resolved once the case's clock is known.
+public enum FieldInput: Sendable, Hashable {
+    /// A value (`nil`: left empty).
+    case value(FieldValue?)
+    /// A date this many days after the latest allowed date (`nil`: none picked).
+    case date(daysAfterToday: Int?)
+
+    /// The value, with a relative date resolved against `today`.
+    public func resolved(today: CalendarDate) -> FieldValue? {
+        switch self {
+        case .value(let value): value
+        case .date(let days): days.map { .date(today.adding(days: $0)) }
+        }
     }
 }

@@ -78,15 +78,14 @@ public enum FlowGenerators {
         }
     }
 
-    /// Inputs whose date is still relative to the user's today.
+    /// Inputs whose dates are still relative to the user's latest allowed date.
     struct InputTemplate: Sendable {
-        var inputs: ReportInputs
-        var daysAfterToday: Int?
+        var fields: [(field: ReportField, input: FieldInput)]
 
         func inputs(today: CalendarDate) -> ReportInputs {
-            var result = inputs
-            result.lastSeenDate = daysAfterToday.map(today.adding(days:))
-            return result
+            var inputs = ReportInputs()
+            for (field, input) in fields { inputs[field] = input.resolved(today: today) }
+            return inputs
         }
     }
 
@@ -106,46 +105,15 @@ public enum FlowGenerators {
         return templates
     }()
 
+    /// Every field of `flow`, drawn in screen order from its row's generator; fields of the
+    /// other flow are left empty.
     static func inputTemplate(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<InputTemplate> {
-        let missing = flow == .missing
-        let none = Gen<String?>.constant(nil)
-        let chipNumber = FieldGenerators.chipNumber(mood).optional(nilProbability: 0.2)
-        let breed = FieldGenerators.freeText(mood, cap: nil)
-        let description = FieldGenerators.freeText(mood, cap: TextLimit.description.maxCharacters)
-        let petName = missing ? FieldGenerators.freeText(mood, cap: nil) : none
-        let age = missing ? FieldGenerators.age(mood) : none
-        let reward = missing ? FieldGenerators.freeText(mood, cap: TextLimit.reward.maxCharacters) : none
-        let phone = FieldGenerators.phone(mood)
-        let email = FieldGenerators.email(mood)
-        let caregiverPhone = missing ? none : FieldGenerators.phone(mood).optional(nilProbability: 0.5)
-        let currentAddress = missing ? none : FieldGenerators.freeText(mood, cap: TextLimit.currentAddress.maxCharacters)
-        let latitude = FieldGenerators.coordinate(.latitude, mood)
-        let longitude = FieldGenerators.coordinate(.longitude, mood)
-        let daysAfterToday = FieldGenerators.daysAfterToday(mood)
-        let species = FieldGenerators.species(mood)
-        let sex = FieldGenerators.sex(mood)
-        let photo = FieldGenerators.photo(mood)
-        // One closure drawing every field in a fixed order: cheaper than nested zips, and the
-        // choice sequence (so shrinking) is the same shape.
+        let generators = flow.fields.map { (field: $0, gen: FieldGenerators.input($0.spec, mood)) }
         return Gen { testCase in
-            var inputs = ReportInputs()
-            inputs.chipNumber = try chipNumber.draw(testCase)
-            inputs.breed = try breed.draw(testCase)
-            inputs.description = try description.draw(testCase)
-            inputs.petName = try petName.draw(testCase)
-            inputs.age = try age.draw(testCase)
-            inputs.reward = try reward.draw(testCase)
-            inputs.phone = try phone.draw(testCase)
-            inputs.email = try email.draw(testCase)
-            inputs.caregiverPhone = try caregiverPhone.draw(testCase)
-            inputs.currentAddress = try currentAddress.draw(testCase)
-            inputs.latitude = try latitude.draw(testCase)
-            inputs.longitude = try longitude.draw(testCase)
-            let days = try daysAfterToday.draw(testCase)
-            inputs.species = try species.draw(testCase)
-            inputs.sex = try sex.draw(testCase)
-            inputs.photo = try photo.draw(testCase)
-            return InputTemplate(inputs: inputs, daysAfterToday: days)
+            var fields: [(field: ReportField, input: FieldInput)] = []
+            fields.reserveCapacity(generators.count)
+            for (field, gen) in generators { fields.append((field, try gen.draw(testCase))) }
+            return InputTemplate(fields: fields)
         }
     }
 }

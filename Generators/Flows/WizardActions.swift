@@ -6,10 +6,8 @@ import PetSpotModel
 public enum WizardAction: Sendable, Hashable, CustomStringConvertible {
     /// Types text into a field (replacing what it held).
     case type(ReportField, String)
-    case pickPhoto(PhotoAttachment?)
-    case pickDate(CalendarDate?)
-    case pickSpecies(Species?)
-    case pickSex(Sex?)
+    /// Picks a value for a picked field (photo, date, species, sex), or clears it with `nil`.
+    case pick(ReportField, FieldValue?)
     /// Continue; on the last step it submits.
     case continueTapped
     case back
@@ -29,10 +27,7 @@ public enum WizardAction: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .type(let field, let text): "type(\(field.rawValue), \(String(reflecting: text)))"
-        case .pickPhoto(let photo): "pickPhoto(\(photo.map { "\($0.mimeType) \($0.byteCount) B" } ?? "nil"))"
-        case .pickDate(let date): "pickDate(\(date?.isoString ?? "nil"))"
-        case .pickSpecies(let species): "pickSpecies(\(species?.rawValue ?? "nil"))"
-        case .pickSex(let sex): "pickSex(\(sex?.rawValue ?? "nil"))"
+        case .pick(let field, let value): "pick(\(field.rawValue), \(value?.description ?? "nil"))"
         case .continueTapped: "continue"
         case .back: "back"
         case .cancel: "cancel"
@@ -87,35 +82,16 @@ extension FlowGenerators {
             (1, fieldAction(flow.fields, context: context, mood: mood)))
     }
 
-    /// Typing into or picking one of `fields`.
+    /// Typing into or picking one of `fields`, with a value from the field's own generator.
     static func fieldAction(_ fields: [ReportField], context: ReportContext, mood: Gen<InputMood>) -> Gen<WizardAction> {
-        Gen<ReportField>.element(of: fields).flatMap { field in
+        let today = context.latestReportDate
+        return Gen<ReportField>.element(of: fields).flatMap { field in
             mood.flatMap { mood -> Gen<WizardAction> in
-                switch field {
-                case .photo: FieldGenerators.photo(mood).map(WizardAction.pickPhoto)
-                case .lastSeenDate: FieldGenerators.date(mood, today: context.latestReportDate).map(WizardAction.pickDate)
-                case .species: FieldGenerators.species(mood).map(WizardAction.pickSpecies)
-                case .sex: FieldGenerators.sex(mood).map(WizardAction.pickSex)
-                default: text(for: field, mood).map { WizardAction.type(field, $0) }
+                FieldGenerators.input(field.spec, mood).map { input in
+                    let value = input.resolved(today: today)
+                    return field.spec.isText ? .type(field, value?.text ?? "") : .pick(field, value)
                 }
             }
-        }
-    }
-
-    /// The raw text typed into `field` in `mood`.
-    public static func text(for field: ReportField, _ mood: InputMood) -> Gen<String> {
-        switch field {
-        case .chipNumber: FieldGenerators.chipNumber(mood)
-        case .phone, .caregiverPhone: FieldGenerators.phone(mood)
-        case .email: FieldGenerators.email(mood)
-        case .latitude: FieldGenerators.coordinate(.latitude, mood)
-        case .longitude: FieldGenerators.coordinate(.longitude, mood)
-        case .age: FieldGenerators.age(mood).map { $0 ?? "" }
-        case .description: FieldGenerators.freeText(mood, cap: TextLimit.description.maxCharacters).map { $0 ?? "" }
-        case .reward: FieldGenerators.freeText(mood, cap: TextLimit.reward.maxCharacters).map { $0 ?? "" }
-        case .currentAddress: FieldGenerators.freeText(mood, cap: TextLimit.currentAddress.maxCharacters).map { $0 ?? "" }
-        case .petName, .breed: FieldGenerators.freeText(mood, cap: nil).map { $0 ?? "" }
-        case .photo, .lastSeenDate, .species, .sex: .constant("")
         }
     }
 }

@@ -4,68 +4,22 @@ import PetSpotJSON
 /// The body of `POST /api/v1/announcements`: the payload a report submits.
 ///
 /// Built from the flow state at the moment of submission with ``init(flow:form:context:)``,
-/// which validates every step first. The payload holds only the keys of report-flows.md;
-/// optional values are omitted when absent or blank, never `null`, never an empty string;
-/// caregiver phone and current address are never part of it. ``json`` encodes the keys in one
-/// fixed order (the order of report-flows.md), so equal payloads serialise to equal bytes.
+/// which validates every step first. The members come from the field table: every field whose
+/// row sends it (``FieldSpec/payloadValue(_:)``), plus the flow's `status`; optional values are
+/// omitted when absent or blank, never `null`, never an empty string; caregiver phone and
+/// current address are never part of it. ``jsonObject`` holds the keys in one fixed order
+/// (``FieldTable/payloadKeys``), so equal payloads serialise to equal bytes.
+///
+/// ```swift
+/// let payload = try CreateAnnouncementRequest(flow: .found, form: form, context: context)
+/// payload.status            // .found, sent as "FOUND"
+/// payload[.chipNumber]      // "123456789012345", or nil when no microchip was typed
+/// ```
 public struct CreateAnnouncementRequest: Sendable, Hashable {
-    /// The species' wire spelling (`DOG`, `CAT`, `BIRD`, `RABBIT`, `OTHER`).
-    public var species: String
-    /// The sex's wire spelling (`MALE`, `FEMALE`, `UNKNOWN`).
-    public var sex: String
-    /// `YYYY-MM-DD`.
-    public var lastSeenDate: String
-    /// Latitude, -90...90: the typed number.
-    public var locationLatitude: Double
-    /// Longitude, -180...180: the typed number.
-    public var locationLongitude: Double
-    /// The trimmed email (always present in a payload the app builds).
-    public var email: String?
-    /// The phone's kept text: its ASCII digits and `+` (always present in a payload the app builds).
-    public var phone: String?
-    /// Always `.active` (sent as `MISSING`) or `.found` (`FOUND`) when built from a flow.
-    public var status: AnnouncementStatus
-    /// The microchip digits, when any were typed.
-    public var microchipNumber: String?
-    /// The trimmed pet name (Missing only), when not blank.
-    public var petName: String?
-    /// The trimmed breed, when not blank.
-    public var breed: String?
-    /// The age (Missing only), when given.
-    public var age: Int?
-    /// The trimmed description (at most 500 characters), when not blank.
-    public var description: String?
-    /// The trimmed reward (Missing only, at most 120 characters), when not blank.
-    public var reward: String?
-
-    /// Every key the payload may carry, in encoding order.
-    public static let keys = [
-        "species", "sex", "lastSeenDate", "locationLatitude", "locationLongitude", "email", "phone",
-        "status", "microchipNumber", "petName", "breed", "age", "description", "reward",
-    ]
-
-    /// A payload from explicit values (for tests and decoding).
-    public init(
-        species: String, sex: String, lastSeenDate: String, locationLatitude: Double,
-        locationLongitude: Double, email: String?, phone: String?, status: AnnouncementStatus,
-        microchipNumber: String? = nil, petName: String? = nil, breed: String? = nil, age: Int? = nil,
-        description: String? = nil, reward: String? = nil
-    ) {
-        self.species = species
-        self.sex = sex
-        self.lastSeenDate = lastSeenDate
-        self.locationLatitude = locationLatitude
-        self.locationLongitude = locationLongitude
-        self.email = email
-        self.phone = phone
-        self.status = status
-        self.microchipNumber = microchipNumber
-        self.petName = petName
-        self.breed = breed
-        self.age = age
-        self.description = description
-        self.reward = reward
-    }
+    /// The JSON object sent, keys in ``FieldTable/payloadKeys`` order.
+    public private(set) var jsonObject: JSONObject
+    /// The status sent: `.active` (`MISSING`) or `.found` (`FOUND`) when built from a flow.
+    public private(set) var status: AnnouncementStatus
 
     /// The payload of a report in `flow` with `form`'s values.
     ///
@@ -81,93 +35,63 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
 
     /// The payload of a form whose every step has been validated (the wizard's submission).
     ///
-    /// - Throws: ``ReportValidationError`` naming the first step and field that turn out invalid
-    ///   after all (a form that was not validated); never crashes.
+    /// - Throws: ``ReportValidationError`` naming the first step and its required fields that
+    ///   turn out to have nothing to send after all (a form that was not validated); never crashes.
     init(validatedFlow flow: ReportFlowKind, form: ReportForm) throws(ReportValidationError) {
-        let coordinates = CoordinateRule()
-        guard let species = form.species, let sex = form.sex, let date = form.lastSeenDate,
-            let latitude = coordinates.validValue(form.latitude, axis: .latitude),
-            let longitude = coordinates.validValue(form.longitude, axis: .longitude)
-        else {
-            let step = flow.steps.first { $0.fields.contains(.latitude) } ?? flow.steps[0]
-            let missing = [ReportField.lastSeenDate, .species, .sex, .latitude, .longitude].filter { field in
-                switch field {
-                case .lastSeenDate: form.lastSeenDate == nil
-                case .species: form.species == nil
-                case .sex: form.sex == nil
-                case .latitude: coordinates.validValue(form.latitude, axis: .latitude) == nil
-                default: coordinates.validValue(form.longitude, axis: .longitude) == nil
-                }
+        var members: [String: JSONValue] = [:]
+        var unsent: [ReportField] = []
+        for field in flow.fields {
+            let spec = field.spec
+            guard let key = spec.payloadKey else { continue }
+            if let value = spec.payloadValue(form[field]) {
+                members[key] = value
+            } else if spec.presence == .required {
+                unsent.append(field)
             }
-            throw ReportValidationError(step: step, fields: missing)
         }
-        self.species = species.rawValue
-        self.sex = sex.rawValue
-        self.lastSeenDate = date.isoString
-        self.locationLatitude = latitude
-        self.locationLongitude = longitude
-        self.email = EmailRule().normalized(form.email)
-        self.phone = PhoneRule().sanitized(form.phone)
+        if let first = unsent.first, let step = first.spec.placement.step(in: flow) {
+            throw ReportValidationError(step: step, fields: unsent.filter { $0.spec.placement.step(in: flow) == step })
+        }
+        members[FieldTable.statusKey] = .string(flow.status.wireValue)
         self.status = flow.status
-        self.microchipNumber = form.chipNumber.isEmpty ? nil : form.chipNumber
-        self.breed = OptionalText.payloadValue(form.breed)
-        self.description = OptionalText.payloadValue(form.description)
-        switch flow {
-        case .missing:
-            self.petName = OptionalText.payloadValue(form.petName)
-            self.age = AgeRule().payloadValue(form.age)
-            self.reward = OptionalText.payloadValue(form.reward)
-        case .found:
-            self.petName = nil
-            self.age = nil
-            self.reward = nil
-        }
+        self.jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in members[key].map { (key, $0) } })
     }
 
-    /// The JSON object sent: present keys only, in ``keys`` order.
-    public var jsonObject: JSONObject {
-        var members: [JSONObject.Element] = [
-            ("species", .string(species)),
-            ("sex", .string(sex)),
-            ("lastSeenDate", .string(lastSeenDate)),
-            ("locationLatitude", .number(JSONNumber(locationLatitude))),
-            ("locationLongitude", .number(JSONNumber(locationLongitude))),
-        ]
-        members.reserveCapacity(14)
-        if let email { members.append(("email", .string(email))) }
-        if let phone { members.append(("phone", .string(phone))) }
-        members.append(("status", .string(status.wireValue)))
-        if let microchipNumber { members.append(("microchipNumber", .string(microchipNumber))) }
-        if let petName { members.append(("petName", .string(petName))) }
-        if let breed { members.append(("breed", .string(breed))) }
-        if let age { members.append(("age", .number(JSONNumber(age)))) }
-        if let description { members.append(("description", .string(description))) }
-        if let reward { members.append(("reward", .string(reward))) }
-        return JSONObject(uniqueMembers: members)
+    /// The member sent for `field` (`nil` when it is not sent); setting it replaces the member
+    /// (for example a run's own unique microchip number) or removes it.
+    public subscript(field: ReportField) -> JSONValue? {
+        get { field.spec.payloadKey.flatMap { jsonObject[$0] } }
+        set {
+            guard let key = field.spec.payloadKey else { return }
+            var members = Dictionary(uniqueKeysWithValues: jsonObject.map { ($0.key, $0.value) })
+            members[key] = newValue
+            jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in members[key].map { (key, $0) } })
+        }
     }
 
     /// The payload as a JSON value.
     public var json: JSONValue { .object(jsonObject) }
 
-    /// Decodes a payload, strictly: unknown keys, `null`, wrong types and a status other than
+    /// Decodes a payload strictly through the field table: unknown keys, `null`, a missing
+    /// required member, a member of the wrong JSON type and a status other than
     /// `MISSING`/`FOUND`/`CLOSED` are refused with the key named.
     public init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json, path: "")
-        try reader.rejectUnknownKeys(allowed: Self.keys)
-        species = try reader.string("species")
-        sex = try reader.string("sex")
-        lastSeenDate = try reader.string("lastSeenDate")
-        locationLatitude = try reader.double("locationLatitude")
-        locationLongitude = try reader.double("locationLongitude")
-        email = try reader.optionalString("email", allowNull: false)
-        phone = try reader.optionalString("phone", allowNull: false)
-        status = try reader.status("status")
-        microchipNumber = try reader.optionalString("microchipNumber", allowNull: false)
-        petName = try reader.optionalString("petName", allowNull: false)
-        breed = try reader.optionalString("breed", allowNull: false)
-        age = try reader.optionalInt("age", allowNull: false)
-        description = try reader.optionalString("description", allowNull: false)
-        reward = try reader.optionalString("reward", allowNull: false)
+        try reader.rejectUnknownKeys(allowed: FieldTable.payloadKeys)
+        status = try reader.status(FieldTable.statusKey)
+        for spec in FieldTable.specs {
+            guard let key = spec.payloadKey else { continue }
+            guard reader.object[key] != nil else {
+                if spec.presence == .required { throw WireDecodingError(keyPath: key, reason: "missing") }
+                continue
+            }
+            switch spec.kind {
+            case .coordinate: _ = try reader.double(key)
+            case .wholeNumber: _ = try reader.optionalInt(key, allowNull: false)
+            default: _ = try reader.string(key)
+            }
+        }
+        jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in reader.object[key].map { (key, $0) } })
     }
 }
 

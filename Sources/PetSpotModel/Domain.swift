@@ -60,7 +60,7 @@ public enum ReportFlowKind: String, Sendable, CaseIterable, Hashable, Codable {
         }
     }
 
-    /// The fields a user can fill in this flow.
+    /// The fields a user can fill in this flow, step by step in screen order.
     public var fields: [ReportField] {
         switch self {
         case .missing: Self.missingFields
@@ -81,44 +81,16 @@ public enum ReportStep: String, Sendable, CaseIterable, Hashable, Codable {
     // Found flow (photo is shared)
     case petDetails, contactInfo
 
-    /// The fields shown on this step, in screen order.
-    public var fields: [ReportField] {
-        switch self {
-        case .chipNumber: Self.chipNumberFields
-        case .photo: Self.photoFields
-        case .description: Self.descriptionFields
-        case .contactDetails: Self.contactDetailsFields
-        case .petDetails: Self.petDetailsFields
-        case .contactInfo: Self.contactInfoFields
+    /// The fields shown on this step, in screen order (the field table's order).
+    public var fields: [ReportField] { Self.fieldsByStep[self] ?? [] }
+
+    private static let fieldsByStep: [ReportStep: [ReportField]] = {
+        var table: [ReportStep: [ReportField]] = [:]
+        for spec in FieldTable.specs {
+            for step in Set([spec.placement.missing, spec.placement.found].compactMap { $0 }) {
+                table[step, default: []].append(spec.field)
+            }
         }
-    }
-
-    private static let chipNumberFields: [ReportField] = [.chipNumber]
-    private static let photoFields: [ReportField] = [.photo]
-    private static let descriptionFields: [ReportField] = [
-        .lastSeenDate, .petName, .species, .breed, .sex, .age, .latitude, .longitude, .description,
-    ]
-    private static let contactDetailsFields: [ReportField] = [.phone, .email, .reward]
-    private static let petDetailsFields: [ReportField] = [
-        .lastSeenDate, .chipNumber, .species, .breed, .sex, .latitude, .longitude, .description,
-    ]
-    private static let contactInfoFields: [ReportField] = [.phone, .email, .caregiverPhone, .currentAddress]
-}
-
-/// A field a user fills in. Raw values are the input keys of the adapter protocol, and the names
-/// reported when Continue is blocked.
-public enum ReportField: String, Sendable, CaseIterable, Hashable, Codable, Comparable {
-    case chipNumber, photo, lastSeenDate, species, breed, sex, age, petName
-    case latitude, longitude, description, phone, email, reward
-    case caregiverPhone, currentAddress
-
-    /// Whether only the Missing flow has this field.
-    public var isMissingOnly: Bool { self == .petName || self == .age || self == .reward }
-
-    /// Whether only the Found flow has this field (both are iOS-only: never sent).
-    public var isFoundOnly: Bool { self == .caregiverPhone || self == .currentAddress }
-
-    public static func < (lhs: ReportField, rhs: ReportField) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
+        return table
+    }()
 }

@@ -28,10 +28,36 @@ public enum Trimming {
     }
 }
 
+/// Filtering as a text field's filter does it: by Swift `Character` (extended grapheme cluster).
+///
+/// A character is kept only when it is, as a whole, one of the kept ASCII characters: `"0\u{301}"`
+/// (0 with a combining accent), `"0\u{200D}"` (0 joined to a zero-width joiner) and the keycap
+/// `"1\u{FE0F}\u{20E3}"` are single characters that are not ASCII digits, and are dropped whole.
+public enum CharacterFilter {
+    /// The characters of `typed` that are single ASCII bytes satisfying `keeps`, in order, at
+    /// most `limit` of them.
+    public static func kept(_ typed: String, limit: Int = .max, where keeps: (UInt8) -> Bool) -> String {
+        var kept: [UInt8] = []
+        // In all-ASCII text (the common case) every character is one byte, except CR LF, which
+        // is one character of two bytes that no filter keeps: filtering the bytes is the same.
+        if typed.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in typed.utf8 where kept.count < limit && keeps(byte) { kept.append(byte) }
+        } else {
+            for character in typed where kept.count < limit {
+                if character.unicodeScalars.count == 1, let byte = character.asciiValue, keeps(byte) { kept.append(byte) }
+            }
+        }
+        return kept.count == typed.utf8.count ? typed : String(decoding: kept, as: UTF8.self)
+    }
+
+    /// Whether `byte` is an ASCII digit `0`-`9`.
+    public static func isASCIIDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+}
+
 /// Microchip / collar data: ASCII digits only, at most 15, stored digits-only, shown grouped.
 ///
-/// Any other character typed is dropped; digits past the 15th are not accepted. Any length 0-15
-/// is valid; an empty number is left out of the payload.
+/// Any other character typed is dropped (by ``CharacterFilter``); digits past the 15th are not
+/// accepted. Any length 0-15 is valid; an empty number is left out of the payload.
 public struct MicrochipFormatter: Sendable {
     /// Most digits a microchip number holds.
     public let maxDigits = 15
@@ -39,14 +65,9 @@ public struct MicrochipFormatter: Sendable {
     /// The rule.
     public init() {}
 
-    /// The stored value for typed text: its ASCII digits, the first 15.
+    /// The stored value for typed text: its ASCII-digit characters, the first 15.
     public func storedDigits(from typed: String) -> String {
-        var digits = ""
-        for scalar in typed.unicodeScalars where scalar.isASCIIDigit {
-            guard digits.unicodeScalars.count < maxDigits else { break }
-            digits.unicodeScalars.append(scalar)
-        }
-        return digits
+        CharacterFilter.kept(typed, limit: maxDigits, where: CharacterFilter.isASCIIDigit)
     }
 
     /// The display form `00000-00000-00000`: a hyphen after the 5th and the 10th digit.
@@ -60,29 +81,29 @@ public struct MicrochipFormatter: Sendable {
     }
 }
 
-/// A phone number: keeps `0`-`9` and `+`, valid with 7 to 11 ASCII digits.
+/// A phone number: keeps the characters `0`-`9` and `+`, valid with 7 to 11 ASCII digits.
 public struct PhoneRule: Sendable {
+    /// The accepted counts of ASCII digits.
+    public let digitCount = 7...11
     /// Fewest digits a valid phone holds.
-    public let minDigits = 7
+    public var minDigits: Int { digitCount.lowerBound }
     /// Most digits a valid phone holds.
-    public let maxDigits = 11
+    public var maxDigits: Int { digitCount.upperBound }
     /// The message shown under an invalid phone.
     public let errorMessage = "Enter at least 7 digits"
 
     /// The rule.
     public init() {}
 
-    /// The kept text: the ASCII digits and `+` of `typed`, in order. This is what is sent.
+    /// The kept text: the characters of `typed` that are ASCII digits or `+`, in order. This is
+    /// what is sent.
     public func sanitized(_ typed: String) -> String {
-        // ASCII digits and '+' are single bytes, so filtering the UTF-8 keeps exactly them.
-        let kept = typed.utf8.filter { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") }
-        return kept.count == typed.utf8.count ? typed : String(decoding: kept, as: UTF8.self)
+        CharacterFilter.kept(typed) { CharacterFilter.isASCIIDigit($0) || $0 == UInt8(ascii: "+") }
     }
 
     /// Whether the kept text of `typed` has 7 to 11 ASCII digits.
     public func isValid(_ typed: String) -> Bool {
-        let digitCount = typed.unicodeScalars.reduce(0) { $0 + ($1.isASCIIDigit ? 1 : 0) }
-        return (minDigits...maxDigits).contains(digitCount)
+        digitCount.contains(sanitized(typed).utf8.reduce(0) { $0 + (CharacterFilter.isASCIIDigit($1) ? 1 : 0) })
     }
 }
 

@@ -1,159 +1,6 @@
 import Foundation
 import PetSpotJSON
 
-/// What a user typed or picked in a report, per field, raw: the `inputs` of the adapter
-/// protocol (sut-protocol.md). `nil` means left empty or not picked.
-public struct ReportInputs: Sendable, Hashable {
-    /// Microchip / collar data keystrokes.
-    public var chipNumber: String?
-    /// The attached photo's metadata, or `nil` when none was attached.
-    public var photo: PhotoAttachment?
-    /// The calendar date picked in the user's zone.
-    public var lastSeenDate: CalendarDate?
-    /// The species picked.
-    public var species: Species?
-    /// The sex picked.
-    public var sex: Sex?
-    /// Breed keystrokes.
-    public var breed: String?
-    /// Age keystrokes (Missing only).
-    public var age: String?
-    /// Pet name keystrokes (Missing only).
-    public var petName: String?
-    /// Latitude keystrokes.
-    public var latitude: String?
-    /// Longitude keystrokes.
-    public var longitude: String?
-    /// Description keystrokes.
-    public var description: String?
-    /// Phone keystrokes.
-    public var phone: String?
-    /// Email keystrokes.
-    public var email: String?
-    /// Reward keystrokes (Missing only).
-    public var reward: String?
-    /// Caregiver phone keystrokes (Found only).
-    public var caregiverPhone: String?
-    /// Current address keystrokes (Found only).
-    public var currentAddress: String?
-
-    /// Inputs with every field left empty.
-    public init() {}
-
-    /// The raw text typed into a text field.
-    public func text(of field: ReportField) -> String? {
-        switch field {
-        case .chipNumber: chipNumber
-        case .breed: breed
-        case .age: age
-        case .petName: petName
-        case .latitude: latitude
-        case .longitude: longitude
-        case .description: description
-        case .phone: phone
-        case .email: email
-        case .reward: reward
-        case .caregiverPhone: caregiverPhone
-        case .currentAddress: currentAddress
-        case .photo, .lastSeenDate, .species, .sex: nil
-        }
-    }
-
-    /// Sets the raw text of a text field (ignored for photo, date, species and sex).
-    public mutating func setText(_ text: String?, of field: ReportField) {
-        switch field {
-        case .chipNumber: chipNumber = text
-        case .breed: breed = text
-        case .age: age = text
-        case .petName: petName = text
-        case .latitude: latitude = text
-        case .longitude: longitude = text
-        case .description: description = text
-        case .phone: phone = text
-        case .email: email = text
-        case .reward: reward = text
-        case .caregiverPhone: caregiverPhone = text
-        case .currentAddress: currentAddress = text
-        case .photo, .lastSeenDate, .species, .sex: break
-        }
-    }
-
-    /// The fields whose value is set (in ``ReportField`` order).
-    public var filledFields: [ReportField] {
-        ReportField.allCases.filter { field in
-            switch field {
-            case .photo: photo != nil
-            case .lastSeenDate: lastSeenDate != nil
-            case .species: species != nil
-            case .sex: sex != nil
-            default: text(of: field) != nil
-            }
-        }
-    }
-
-    /// Decodes the adapter protocol's `inputs` object. Unknown keys, wrong types and values
-    /// outside the enumerations are refused with the key named; `null` means not set.
-    public init(json: JSONValue) throws(WireDecodingError) {
-        let reader = try WireObjectReader(json, path: "inputs")
-        try reader.rejectUnknownKeys(allowed: ReportField.allCases.map(\.rawValue))
-        for field in ReportField.allCases {
-            switch field {
-            case .photo:
-                guard let value = reader.object["photo"], !value.isNull else { continue }
-                let photoReader = try WireObjectReader(value, path: "inputs.photo")
-                try photoReader.rejectUnknownKeys(allowed: ["fileName", "mimeType", "byteCount"])
-                guard let byteCount = try photoReader.optionalInt("byteCount", allowNull: false) else {
-                    throw WireDecodingError(keyPath: "inputs.photo.byteCount", reason: "missing")
-                }
-                photo = PhotoAttachment(
-                    fileName: try photoReader.string("fileName"), mimeType: try photoReader.string("mimeType"),
-                    byteCount: byteCount)
-            case .lastSeenDate:
-                guard let text = try reader.optionalString("lastSeenDate") else { continue }
-                guard let date = CalendarDate(iso: text) else {
-                    throw WireDecodingError(keyPath: "inputs.lastSeenDate", reason: "not a YYYY-MM-DD date: \"\(text)\"")
-                }
-                lastSeenDate = date
-            case .species:
-                guard let text = try reader.optionalString("species") else { continue }
-                guard let value = Species(rawValue: text) else {
-                    throw WireDecodingError(keyPath: "inputs.species", reason: "unknown species \"\(text)\"")
-                }
-                species = value
-            case .sex:
-                guard let text = try reader.optionalString("sex") else { continue }
-                guard let value = Sex(rawValue: text) else {
-                    throw WireDecodingError(keyPath: "inputs.sex", reason: "unknown sex \"\(text)\"")
-                }
-                sex = value
-            default:
-                setText(try reader.optionalString(field.rawValue), of: field)
-            }
-        }
-    }
-
-    /// The `inputs` object of a question: set fields only, in ``ReportField`` order.
-    public var json: JSONValue {
-        var object = JSONObject()
-        for field in filledFields {
-            switch field {
-            case .photo:
-                if let photo {
-                    object["photo"] = [
-                        "fileName": .string(photo.fileName), "mimeType": .string(photo.mimeType),
-                        "byteCount": .number(JSONNumber(photo.byteCount)),
-                    ]
-                }
-            case .lastSeenDate: object["lastSeenDate"] = lastSeenDate.map { .string($0.isoString) }
-            case .species: object["species"] = species.map { .string($0.rawValue) }
-            case .sex: object["sex"] = sex.map { .string($0.rawValue) }
-            default: object[field.rawValue] = text(of: field).map { .string($0) }
-            }
-        }
-        return .object(object)
-    }
-}
-
 /// How a report ends when its inputs are entered and Continue is tapped on every step.
 public enum ReportOutcome: Sendable, Hashable {
     /// Every step passed: this exact body would be POSTed.
@@ -175,7 +22,7 @@ public enum ReferenceModel {
     /// walks a real ``ReportWizard`` instead; the conformance tests check that the two always
     /// agree, and this one is several times faster (it runs for every generated case).
     public static func evaluate(flow: ReportFlowKind, inputs: ReportInputs, context: ReportContext) -> ReportOutcome {
-        let form = form(flow: flow, inputs: inputs)
+        let form = ReportForm(entering: inputs, in: flow)
         for step in flow.steps {
             let invalid = form.invalidFields(on: step, context: context)
             if !invalid.isEmpty { return .blocked(step: step, fields: invalid) }
@@ -207,33 +54,12 @@ public enum ReferenceModel {
         return .blocked(step: flow.steps[flow.steps.count - 1], fields: [])
     }
 
-    /// The form a user ends up with after entering `inputs` in `flow` (fields of other flows
-    /// are ignored).
-    public static func form(flow: ReportFlowKind, inputs: ReportInputs) -> ReportForm {
-        var form = ReportForm()
-        for field in flow.fields { enter(field, from: inputs, into: &form) }
-        return form
-    }
-
     private static func enter(_ field: ReportField, from inputs: ReportInputs, into wizard: inout ReportWizard) {
-        switch field {
-        case .photo: wizard.pick(field) { $0.photo = inputs.photo }
-        case .lastSeenDate: wizard.pick(field) { $0.lastSeenDate = inputs.lastSeenDate }
-        case .species: wizard.pick(field) { $0.species = inputs.species }
-        case .sex: wizard.pick(field) { $0.sex = inputs.sex }
-        default:
-            if let text = inputs.text(of: field) { wizard.type(text, into: field) }
-        }
-    }
-
-    private static func enter(_ field: ReportField, from inputs: ReportInputs, into form: inout ReportForm) {
-        switch field {
-        case .photo: form.photo = inputs.photo
-        case .lastSeenDate: form.lastSeenDate = inputs.lastSeenDate
-        case .species: form.species = inputs.species
-        case .sex: form.sex = inputs.sex
-        default:
-            if let text = inputs.text(of: field) { form.type(text, into: field) }
+        guard let value = inputs[field] else { return }
+        if case .text(let typed) = value {
+            wizard.type(typed, into: field)
+        } else {
+            wizard.pick(field) { $0[field] = value }
         }
     }
 }

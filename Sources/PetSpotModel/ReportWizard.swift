@@ -87,7 +87,7 @@ public struct ReportWizard: Sendable, Hashable {
     /// ``ReportForm/type(_:into:)``); returns whether it was accepted.
     @discardableResult
     public mutating func type(_ text: String, into field: ReportField) -> Bool {
-        guard acceptsInput, let step = currentStep, step.fields.contains(field), form.text(of: field) != nil else {
+        guard acceptsInput, let step = currentStep, step.fields.contains(field), field.spec.isText else {
             return false
         }
         form.type(text, into: field)
@@ -193,12 +193,11 @@ public struct ReportWizard: Sendable, Hashable {
     /// Starts the submission of the last step, which the caller found valid.
     ///
     /// Earlier steps were valid when Continue left them, and their fields cannot change without
-    /// passing them again; only the date can turn invalid meanwhile (the clock or the zone
-    /// moved), so that one rule is checked again here before the payload is built.
+    /// passing them again; only a field whose rule reads the clock (the date) can turn invalid
+    /// meanwhile (the clock or the zone moved), so those are checked again here first.
     private mutating func beginSubmission(context: ReportContext) -> ContinueOutcome {
-        if form.isInvalid(.lastSeenDate, context: context),
-            let dateStep = flow.steps.first(where: { $0.fields.contains(.lastSeenDate) })
-        {
+        let stale = flow.fields.first { $0.spec.kind.readsClock && form.isInvalid($0, context: context) }
+        if let stale, let dateStep = stale.spec.placement.step(in: flow) {
             screen = .step(dateStep)
             invalidFields = form.invalidFields(on: dateStep, context: context)
             return .blocked(fields: invalidFields)

@@ -109,13 +109,13 @@ func answer(to line: String, mode: BreakMode) -> String {
         case .statusLowercase:
             payload["status"] = payload["status"]?.stringValue.map { .string($0.lowercased()) }
         case .leakCaregiverPhone:
-            if flow == .found, let caregiver = inputs.caregiverPhone { payload["caregiverPhone"] = .string(caregiver) }
+            if flow == .found, let caregiver = inputs[text: .caregiverPhone] { payload["caregiverPhone"] = .string(caregiver) }
         case .dropEmail:
             payload["email"] = nil
         case .emptyBreed:
             if payload["breed"] == nil { payload["breed"] = "" }
         case .untrimmedEmail:
-            if payload["email"] != nil, let typed = inputs.email { payload["email"] = .string(typed) }
+            if payload["email"] != nil, let typed = inputs[text: .email] { payload["email"] = .string(typed) }
         default:
             break
         }

@@ -49,13 +49,13 @@ struct PayloadPropertiesTests {
 
     @Test("no key outside the contract, no null, no empty or blank string, no iOS-only field")
     func nothingExtra() {
-        let allowed = Set(CreateAnnouncementRequest.keys)
+        let allowed = Set(FieldTable.payloadKeys)
         propertyCheck(
             submittedCases, configuration: PropertyConfiguration(cases: 400),
             coverage: [CoverageRequirement("caregiver phone typed", atLeast: 10), CoverageRequirement("address typed", atLeast: 10)],
             verifying: { flowCase, payload in
-            classify(!(flowCase.inputs.caregiverPhone ?? "").isEmpty, "caregiver phone typed")
-            classify(!(flowCase.inputs.currentAddress ?? "").isEmpty, "address typed")
+            classify(!(flowCase.inputs[text: .caregiverPhone] ?? "").isEmpty, "caregiver phone typed")
+            classify(!(flowCase.inputs[text: .currentAddress] ?? "").isEmpty, "address typed")
             for (key, value) in payload {
                 try require(allowed.contains(key), "unexpected key \(key)")
                 try require(!value.isNull, "\(key) is null")
@@ -65,6 +65,11 @@ struct PayloadPropertiesTests {
                 for key in ["petName", "age", "reward"] { try require(payload[key] == nil, "a Found payload carries \(key)") }
             }
         })
+    }
+
+    /// Whether `character` is exactly one of `kept`'s scalars, with nothing attached to it.
+    static func isLone(_ character: Character, among kept: String) -> Bool {
+        character.unicodeScalars.count == 1 && kept.unicodeScalars.contains(character.unicodeScalars.first!)
     }
 
     @Test("every field carries exactly what was typed, filtered and trimmed as specified")
@@ -78,29 +83,30 @@ struct PayloadPropertiesTests {
             ],
             verifying: { flowCase, payload in
             let inputs = flowCase.inputs
-            // Microchip: the typed ASCII digits, the first 15; absent when none.
-            let typedChip = inputs.chipNumber ?? ""
-            let chipDigits = String(typedChip.unicodeScalars.filter { ("0"..."9").contains($0) }.prefix(15).map(Character.init))
+            // Microchip: the typed characters that are ASCII digits as a whole (a digit carrying a
+            // combining mark is dropped whole), the first 15; absent when none.
+            let typedChip = inputs[text: .chipNumber] ?? ""
+            let chipDigits = String(typedChip.filter { Self.isLone($0, among: "0123456789") }.prefix(15))
             classify(typedChip != chipDigits && !chipDigits.isEmpty, "chip typed with separators or extra digits")
             try require(payload["microchipNumber"]?.stringValue == (chipDigits.isEmpty ? nil : chipDigits),
                         "microchip \(String(describing: payload["microchipNumber"])) from typed \(String(reflecting: typedChip))")
-            // Phone: the typed 0-9 and '+'.
-            let phone = String((inputs.phone ?? "").unicodeScalars.filter { ("0"..."9").contains($0) || $0 == "+" }.map(Character.init))
+            // Phone: the typed characters 0-9 and '+', each as a whole character.
+            let phone = String((inputs[text: .phone] ?? "").filter { Self.isLone($0, among: "0123456789+") })
             try require(payload["phone"]?.stringValue == phone, "phone \(String(describing: payload["phone"])), expected \(phone)")
             // Email: trimmed.
-            let email = specTrim(inputs.email ?? "")
-            classify(email != inputs.email, "padded email")
+            let email = specTrim(inputs[text: .email] ?? "")
+            classify(email != inputs[text: .email], "padded email")
             try require(payload["email"]?.stringValue == email, "email \(String(describing: payload["email"])), expected \(email)")
             // Coordinates: the typed numbers.
-            for (key, typed) in [("locationLatitude", inputs.latitude), ("locationLongitude", inputs.longitude)] {
+            for (key, typed) in [("locationLatitude", inputs[text: .latitude]), ("locationLongitude", inputs[text: .longitude])] {
                 let expected = Double(specTrim(typed ?? ""))
                 try require(payload[key]?.numberValue?.doubleValue == expected, "\(key) \(String(describing: payload[key])) from typed \(String(reflecting: typed))")
             }
             // Date: the picked calendar date, whatever the zone and time of day.
             try require(payload["lastSeenDate"]?.stringValue == inputs.lastSeenDate?.isoString, "lastSeenDate \(String(describing: payload["lastSeenDate"]))")
             // Optional texts: trimmed, capped, omitted when blank.
-            var texts: [(String, String?, Int?)] = [("breed", inputs.breed, nil), ("description", inputs.description, 500)]
-            if flowCase.flow == .missing { texts += [("petName", inputs.petName, nil), ("reward", inputs.reward, 120)] }
+            var texts: [(String, String?, Int?)] = [("breed", inputs[text: .breed], nil), ("description", inputs[text: .description], 500)]
+            if flowCase.flow == .missing { texts += [("petName", inputs[text: .petName], nil), ("reward", inputs[text: .reward], 120)] }
             for (key, typed, cap) in texts {
                 let shown = cap.map { String((typed ?? "").prefix($0)) } ?? (typed ?? "")
                 classify(cap != nil && shown != (typed ?? "") && key == "description", "description capped")
@@ -109,7 +115,7 @@ struct PayloadPropertiesTests {
                             "\(key) \(String(describing: payload[key])), expected \(String(reflecting: expected))")
             }
             if flowCase.flow == .missing {
-                let typedAge = specTrim(inputs.age ?? "")
+                let typedAge = specTrim(inputs[text: .age] ?? "")
                 try require(payload["age"]?.numberValue?.intValue == Int(typedAge), "age \(String(describing: payload["age"])) from \(typedAge)")
             }
         })

@@ -75,14 +75,8 @@ struct WizardSpecification: Hashable {
         switch action {
         case .type(let field, let text):
             if onInputStep, let step, step.fields.contains(field) { form.type(text, into: field) }
-        case .pickPhoto(let photo):
-            if onInputStep, step?.fields.contains(.photo) == true { form.photo = photo }
-        case .pickDate(let date):
-            if onInputStep, step?.fields.contains(.lastSeenDate) == true { form.lastSeenDate = date }
-        case .pickSpecies(let species):
-            if onInputStep, step?.fields.contains(.species) == true { form.species = species }
-        case .pickSex(let sex):
-            if onInputStep, step?.fields.contains(.sex) == true { form.sex = sex }
+        case .pick(let field, let value):
+            if onInputStep, step?.fields.contains(field) == true { form[field] = value }
         case .continueTapped:
             guard onInputStep, case .step(let index) = screen, blockingFields(context: context).isEmpty else { return }
             if index + 1 < flow.steps.count { screen = .step(index + 1) } else { submit() }
@@ -200,10 +194,7 @@ struct ReportWizardMachine: StateMachine {
             let accepted = system.wizard.type(text, into: field)
             let expected = model.step?.fields.contains(field) == true && !model.alertUp
             try require(accepted == expected, "typing into \(field.rawValue) accepted: \(accepted), expected \(expected)")
-        case .pickPhoto(let photo): system.wizard.pick(.photo) { $0.photo = photo }
-        case .pickDate(let date): system.wizard.pick(.lastSeenDate) { $0.lastSeenDate = date }
-        case .pickSpecies(let species): system.wizard.pick(.species) { $0.species = species }
-        case .pickSex(let sex): system.wizard.pick(.sex) { $0.sex = sex }
+        case .pick(let field, let value): system.wizard.pick(field) { $0[field] = value }
         case .continueTapped:
             let outcome = system.wizard.continueTapped(context: context)
             let blocking = model.blockingFields(context: context)
@@ -271,17 +262,10 @@ struct ReportWizardMachine: StateMachine {
     }
 
     private func diff(_ actual: ReportForm, _ expected: ReportForm) -> String {
-        var lines: [String] = []
-        for field in ReportField.allCases {
-            let actualText = actual.text(of: field), expectedText = expected.text(of: field)
-            if actualText != expectedText {
-                lines.append("\(field.rawValue)=\(String(reflecting: actualText ?? "")) (expected \(String(reflecting: expectedText ?? "")))")
-            }
-        }
-        if actual.photo != expected.photo { lines.append("photo differs") }
-        if actual.lastSeenDate != expected.lastSeenDate { lines.append("lastSeenDate differs") }
-        if actual.species != expected.species { lines.append("species differs") }
-        if actual.sex != expected.sex { lines.append("sex differs") }
-        return lines.joined(separator: ", ")
+        ReportField.allCases.compactMap { field in
+            let actualValue = actual[field], expectedValue = expected[field]
+            guard actualValue != expectedValue else { return nil }
+            return "\(field.rawValue)=\(actualValue?.description ?? "nil") (expected \(expectedValue?.description ?? "nil"))"
+        }.joined(separator: ", ")
     }
 }

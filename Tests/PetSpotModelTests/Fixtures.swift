@@ -12,25 +12,25 @@ enum Fixtures {
     /// Inputs that pass every step of `flow`, with every optional field filled.
     static func validInputs(_ flow: ReportFlowKind) -> ReportInputs {
         var inputs = ReportInputs()
-        inputs.chipNumber = "12345-67890-12345"
+        inputs[text: .chipNumber] = "12345-67890-12345"
         inputs.photo = photo
         inputs.lastSeenDate = CalendarDate(iso: "2026-11-20")
         inputs.species = .dog
         inputs.sex = .male
-        inputs.breed = " Beagle "
-        inputs.latitude = "52.2297"
-        inputs.longitude = " 21.0122"
-        inputs.description = "Red collar"
-        inputs.phone = "+48 600-700-800"
-        inputs.email = " owner@example.com "
+        inputs[text: .breed] = " Beagle "
+        inputs[text: .latitude] = "52.2297"
+        inputs[text: .longitude] = " 21.0122"
+        inputs[text: .description] = "Red collar"
+        inputs[text: .phone] = "+48 600-700-800"
+        inputs[text: .email] = " owner@example.com "
         switch flow {
         case .missing:
-            inputs.petName = "Rex"
-            inputs.age = "3"
-            inputs.reward = "$50"
+            inputs[text: .petName] = "Rex"
+            inputs[text: .age] = "3"
+            inputs[text: .reward] = "$50"
         case .found:
-            inputs.caregiverPhone = "+48 111 222 333"
-            inputs.currentAddress = "Main St 1, Warsaw"
+            inputs[text: .caregiverPhone] = "+48 111 222 333"
+            inputs[text: .currentAddress] = "Main St 1, Warsaw"
         }
         return inputs
     }
@@ -48,12 +48,11 @@ enum Fixtures {
 
     static func fill(_ step: ReportStep, from inputs: ReportInputs, into wizard: inout ReportWizard) {
         for field in step.fields {
-            switch field {
-            case .photo: wizard.pick(field) { $0.photo = inputs.photo }
-            case .lastSeenDate: wizard.pick(field) { $0.lastSeenDate = inputs.lastSeenDate }
-            case .species: wizard.pick(field) { $0.species = inputs.species }
-            case .sex: wizard.pick(field) { $0.sex = inputs.sex }
-            default: if let text = inputs.text(of: field) { wizard.type(text, into: field) }
+            guard let value = inputs[field] else { continue }
+            if case .text(let typed) = value {
+                wizard.type(typed, into: field)
+            } else {
+                wizard.pick(field) { $0[field] = value }
             }
         }
     }

@@ -10,11 +10,11 @@ struct PayloadTests {
     @Test("Missing payload: every key, status MISSING, trimmed, sanitized, deterministic order")
     func missingPayload() throws {
         let payload = try CreateAnnouncementRequest(
-            flow: .missing, form: ReferenceModel.form(flow: .missing, inputs: Fixtures.validInputs(.missing)),
+            flow: .missing, form: ReportForm(entering: Fixtures.validInputs(.missing), in: .missing),
             context: context)
         #expect(payload.json.serialized() == """
-            {"species":"DOG","sex":"MALE","lastSeenDate":"2026-11-20","locationLatitude":52.2297,\
-            "locationLongitude":21.0122,"email":"owner@example.com","phone":"+48600700800","status":"MISSING",\
+            {"lastSeenDate":"2026-11-20","species":"DOG","sex":"MALE","locationLatitude":52.2297,\
+            "locationLongitude":21.0122,"phone":"+48600700800","email":"owner@example.com","status":"MISSING",\
             "microchipNumber":"123456789012345","petName":"Rex","breed":"Beagle","age":3,\
             "description":"Red collar","reward":"$50"}
             """)
@@ -23,11 +23,11 @@ struct PayloadTests {
     @Test("Found payload: status FOUND, no Missing-only keys, caregiver phone and address never sent")
     func foundPayload() throws {
         var inputs = Fixtures.validInputs(.found)
-        inputs.petName = "Rex"
-        inputs.age = "3"
-        inputs.reward = "$50"
+        inputs[text: .petName] = "Rex"
+        inputs[text: .age] = "3"
+        inputs[text: .reward] = "$50"
         let payload = try CreateAnnouncementRequest(
-            flow: .found, form: ReferenceModel.form(flow: .found, inputs: inputs), context: context)
+            flow: .found, form: ReportForm(entering: inputs, in: .found), context: context)
         let keys = payload.jsonObject.keys
         #expect(payload.jsonObject["status"] == "FOUND")
         #expect(payload.status == .found)
@@ -39,16 +39,16 @@ struct PayloadTests {
     @Test("optional values are omitted when absent or blank, never null or empty")
     func optionalOmission() throws {
         var inputs = Fixtures.validInputs(.missing)
-        inputs.chipNumber = "abc"
-        inputs.petName = "  "
-        inputs.breed = "\u{FEFF}"
-        inputs.age = " "
-        inputs.description = "\n\t"
-        inputs.reward = nil
+        inputs[text: .chipNumber] = "abc"
+        inputs[text: .petName] = "  "
+        inputs[text: .breed] = "\u{FEFF}"
+        inputs[text: .age] = " "
+        inputs[text: .description] = "\n\t"
+        inputs[text: .reward] = nil
         let payload = try CreateAnnouncementRequest(
-            flow: .missing, form: ReferenceModel.form(flow: .missing, inputs: inputs), context: context)
+            flow: .missing, form: ReportForm(entering: inputs, in: .missing), context: context)
         #expect(payload.jsonObject.keys == [
-            "species", "sex", "lastSeenDate", "locationLatitude", "locationLongitude", "email", "phone", "status",
+            "lastSeenDate", "species", "sex", "locationLatitude", "locationLongitude", "phone", "email", "status",
         ])
         for member in payload.jsonObject {
             #expect(!member.value.isNull)
@@ -63,26 +63,26 @@ struct PayloadTests {
             inputs.lastSeenDate = CalendarDate(iso: "2026-11-20")
             let zoneContext = ReportContext(timeZone: TimeZone(identifier: zone)!, now: context.now)
             let payload = try CreateAnnouncementRequest(
-                flow: .found, form: ReferenceModel.form(flow: .found, inputs: inputs), context: zoneContext)
-            #expect(payload.lastSeenDate == "2026-11-20")
+                flow: .found, form: ReportForm(entering: inputs, in: .found), context: zoneContext)
+            #expect(payload[.lastSeenDate] == "2026-11-20")
         }
     }
 
     @Test("building from an invalid form names the first blocking step")
     func invalidFormThrows() {
         var inputs = Fixtures.validInputs(.missing)
-        inputs.email = "nope"
-        inputs.latitude = "91"
+        inputs[text: .email] = "nope"
+        inputs[text: .latitude] = "91"
         #expect(throws: ReportValidationError(step: .description, fields: [.latitude])) {
             try CreateAnnouncementRequest(
-                flow: .missing, form: ReferenceModel.form(flow: .missing, inputs: inputs), context: context)
+                flow: .missing, form: ReportForm(entering: inputs, in: .missing), context: context)
         }
     }
 
     @Test("payload decodes back strictly, naming the offending key")
     func payloadDecoding() throws {
         let payload = try CreateAnnouncementRequest(
-            flow: .missing, form: ReferenceModel.form(flow: .missing, inputs: Fixtures.validInputs(.missing)),
+            flow: .missing, form: ReportForm(entering: Fixtures.validInputs(.missing), in: .missing),
             context: context)
         #expect(try CreateAnnouncementRequest(json: payload.json) == payload)
         var object = payload.jsonObject

@@ -89,7 +89,7 @@ public enum FlowAnswerChecks {
     public static let sameAsReferenceContract = "same outcome, step, fields and payload as the reference model"
 
     /// Fields the app keeps in its flow state but never sends.
-    public static let iOSOnlyKeys: Set<String> = ["caregiverPhone", "currentAddress"]
+    public static let iOSOnlyKeys = Set(FieldTable.notSentKeys)
 
     /// The protocol contract: an answer came, well-formed, with the right id.
     public static func protocolFailure(_ exchange: FlowExchange) -> String? {
@@ -125,7 +125,7 @@ public enum FlowAnswerChecks {
     public static func nothingExtraFailure(_ exchange: FlowExchange) -> String? {
         guard case .success(.submitted(let payload)) = exchange.result else { return nil }
         guard let object = payload.objectValue else { return "payload is not an object" }
-        let allowed = Set(CreateAnnouncementRequest.keys)
+        let allowed = Set(FieldTable.payloadKeys)
         var problems: [String] = []
         for member in object.members {
             if iOSOnlyKeys.contains(member.key) {

@@ -143,7 +143,7 @@ public final class BackendContracts: @unchecked Sendable {
             return
         }
         var payload = original
-        payload.microchipNumber = microchips.next()
+        payload[.chipNumber] = .string(microchips.next())
         let photoSize = min(max(flowCase.inputs.photo?.byteCount ?? 1, 1), Self.maxPhotoBytes)
         let mimeType = flowCase.inputs.photo?.mimeType ?? "image/jpeg"
         let photo = PhotoAttachment(
@@ -196,7 +196,7 @@ public final class BackendContracts: @unchecked Sendable {
                 createProblem = "body is not JSON"
             }
         }
-        if let createdId { remember(createdId, microchip: payload.microchipNumber) }
+        if let createdId { remember(createdId, microchip: payload[.chipNumber]?.stringValue) }
         let createExpected = "201 with the stored announcement, a 6-digit managementPassword, status \(payload.status.wireValue), photoUrl null"
         record(group, Self.createContract, createProblem, exchange: createExchange, expected: createExpected, input: caseInput, redactor: caseRedactor)
         guard createProblem == nil || createdId != nil else {
@@ -253,7 +253,7 @@ public final class BackendContracts: @unchecked Sendable {
         if uploaded {
             let listRequest = TransportRequest(
                 method: "GET",
-                path: "/api/v1/announcements?lat=\(ContractReport.plainNumber(payload.locationLatitude))&lng=\(ContractReport.plainNumber(payload.locationLongitude))&range=1",
+                path: "/api/v1/announcements?lat=\(payload[.latitude]?.serialized() ?? "0")&lng=\(payload[.longitude]?.serialized() ?? "0")&range=1",
                 headers: [("Accept", "application/json")])
             let list = await exchange(listRequest)
             var listProblem: String?

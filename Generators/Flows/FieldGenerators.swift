@@ -246,9 +246,17 @@ public enum FieldGenerators {
     /// and then. This is the only place that maps a kind of field to its generator: a new row
     /// of an existing kind needs nothing here.
     public static func input(_ spec: FieldSpec, _ mood: InputMood) -> Gen<FieldInput> {
-        func typed(_ gen: Gen<String?>) -> Gen<FieldInput> { gen.map { .value($0.map(FieldValue.text)) } }
+        func typed(_ gen: Gen<String?>) -> Gen<FieldInput> {
+            let draw = gen.draw
+            return Gen { testCase in .value(try draw(testCase).map(FieldValue.text)) }
+        }
         func typedSometimesEmpty(_ gen: Gen<String>) -> Gen<FieldInput> {
-            typed(spec.presence == .optional ? gen.optional(nilProbability: 0.3) : gen.map(Optional.some))
+            let draw = gen.draw, optional = spec.presence == .optional
+            // Left empty first (a choice of 0), so a shrunk report carries no optional value.
+            return Gen { testCase in
+                if optional, try !testCase.weighted(0.7) { return .value(nil) }
+                return .value(.text(try draw(testCase)))
+            }
         }
         switch spec.kind {
         case .digits: return typedSometimesEmpty(chipNumber(mood))

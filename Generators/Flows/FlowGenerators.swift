@@ -80,11 +80,13 @@ public enum FlowGenerators {
 
     /// Inputs whose dates are still relative to the user's latest allowed date.
     struct InputTemplate: Sendable {
-        var fields: [(field: ReportField, input: FieldInput)]
+        var inputs: ReportInputs
+        var relativeDates: [(field: ReportField, daysAfterToday: Int?)]
 
-        func inputs(today: CalendarDate) -> ReportInputs {
-            var inputs = ReportInputs()
-            for (field, input) in fields { inputs[field] = input.resolved(today: today) }
+        /// The inputs with every relative date resolved against `today` (in place: the template
+        /// is used once, so its storage is not copied).
+        consuming func inputs(today: CalendarDate) -> ReportInputs {
+            for (field, days) in relativeDates { inputs[field] = days.map { .date(today.adding(days: $0)) } }
             return inputs
         }
     }
@@ -110,10 +112,14 @@ public enum FlowGenerators {
     static func inputTemplate(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<InputTemplate> {
         let generators = flow.fields.map { (field: $0, gen: FieldGenerators.input($0.spec, mood)) }
         return Gen { testCase in
-            var fields: [(field: ReportField, input: FieldInput)] = []
-            fields.reserveCapacity(generators.count)
-            for (field, gen) in generators { fields.append((field, try gen.draw(testCase))) }
-            return InputTemplate(fields: fields)
+            var template = InputTemplate(inputs: ReportInputs(), relativeDates: [])
+            for (field, gen) in generators {
+                switch try gen.draw(testCase) {
+                case .value(let value): template.inputs[field] = value
+                case .date(let days): template.relativeDates.append((field, days))
+                }
+            }
+            return template
         }
     }
 }

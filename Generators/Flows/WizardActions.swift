@@ -26,8 +26,8 @@ public enum WizardAction: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .type(let field, let text): "type(\(field.rawValue), \(String(reflecting: text)))"
-        case .pick(let field, let value): "pick(\(field.rawValue), \(value?.description ?? "nil"))"
+        case .type(let field, let text): "type(\(field.name), \(String(reflecting: text)))"
+        case .pick(let field, let value): "pick(\(field.name), \(value?.description ?? "nil"))"
         case .continueTapped: "continue"
         case .back: "back"
         case .cancel: "cancel"

@@ -6,21 +6,30 @@ import Foundation
 /// `YYYY-MM-DD`: keeping it as plain year/month/day rather than a `Date` instant rules out the
 /// classic off-by-one where midnight in Warsaw becomes the previous day in UTC.
 public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
-    /// The year, 1...9999 for dates made by the initializers.
-    public let year: Int
+    // Stored compactly (six bytes) so that a date fits inline in a field value.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+
+    /// The year, 1...9999 for dates made by the failable initializer.
+    public var year: Int { Int(storedYear) }
     /// The month, 1...12.
-    public let month: Int
+    public var month: Int { Int(storedMonth) }
     /// The day of the month, 1...31.
-    public let day: Int
+    public var day: Int { Int(storedDay) }
 
     /// A date, if `year`-`month`-`day` exists on the Gregorian calendar (years 1-9999).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...CalendarDate.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(unchecked: year, month, day)
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        storedYear = Int32(clamping: year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// Parses exactly `YYYY-MM-DD` (ASCII digits) naming an existing date.
@@ -75,10 +84,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         let monthPrime = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
         let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(unchecked: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Days since 1970-01-01 (negative before it).
@@ -113,7 +119,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -38,23 +38,26 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
     /// - Throws: ``ReportValidationError`` naming the first step and its required fields that
     ///   turn out to have nothing to send after all (a form that was not validated); never crashes.
     init(validatedFlow flow: ReportFlowKind, form: ReportForm) throws(ReportValidationError) {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONObject.Element] = []
+        members.reserveCapacity(FieldTable.payloadRows.count)
         var unsent: [ReportField] = []
-        for field in flow.fields {
-            let spec = field.spec
-            guard let key = spec.payloadKey else { continue }
-            if let value = spec.payloadValue(form[field]) {
-                members[key] = value
-            } else if spec.presence == .required {
-                unsent.append(field)
+        for (key, row) in zip(FieldTable.payloadKeys, FieldTable.payloadRows) {
+            guard let row else {
+                members.append((key, .string(flow.status.wireValue)))
+                continue
+            }
+            guard row.placement.step(in: flow) != nil else { continue }
+            if let value = row.payloadValue(form[row.field]) {
+                members.append((key, value))
+            } else if row.presence == .required {
+                unsent.append(row.field)
             }
         }
         if let first = unsent.first, let step = first.spec.placement.step(in: flow) {
             throw ReportValidationError(step: step, fields: unsent.filter { $0.spec.placement.step(in: flow) == step })
         }
-        members[FieldTable.statusKey] = .string(flow.status.wireValue)
         self.status = flow.status
-        self.jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in members[key].map { (key, $0) } })
+        self.jsonObject = JSONObject(uniqueMembers: members)
     }
 
     /// The member sent for `field` (`nil` when it is not sent); setting it replaces the member
@@ -63,9 +66,9 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
         get { field.spec.payloadKey.flatMap { jsonObject[$0] } }
         set {
             guard let key = field.spec.payloadKey else { return }
-            var members = Dictionary(uniqueKeysWithValues: jsonObject.map { ($0.key, $0.value) })
-            members[key] = newValue
-            jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in members[key].map { (key, $0) } })
+            var updated = jsonObject
+            updated[key] = newValue
+            jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in updated[key].map { (key, $0) } })
         }
     }
 
@@ -110,6 +113,6 @@ public struct ReportValidationError: Error, Sendable, Hashable, CustomStringConv
 
     /// The step and fields, as a sentence.
     public var description: String {
-        "step \(step.rawValue) blocks Continue: invalid \(fields.map(\.rawValue).joined(separator: ", "))"
+        "step \(step.name) blocks Continue: invalid \(fields.map(\.name).joined(separator: ", "))"
     }
 }

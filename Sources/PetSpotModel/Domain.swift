@@ -74,23 +74,29 @@ public enum ReportFlowKind: String, Sendable, CaseIterable, Hashable, Codable {
     private static let foundFields = foundSteps.flatMap(\.fields)
 }
 
-/// One screen of a report wizard. Raw values are the step names of the adapter protocol.
-public enum ReportStep: String, Sendable, CaseIterable, Hashable, Codable {
+/// One screen of a report wizard. Its ``name`` is the step name of the adapter protocol.
+public enum ReportStep: Int, Sendable, CaseIterable, Hashable {
     // Missing flow
     case chipNumber, photo, description, contactDetails
     // Found flow (photo is shared)
     case petDetails, contactInfo
 
-    /// The fields shown on this step, in screen order (the field table's order).
-    public var fields: [ReportField] { Self.fieldsByStep[self] ?? [] }
+    /// The step's name in the adapter protocol (`chipNumber`, `photo`, `description`, ...).
+    public var name: String { Self.names[rawValue] }
 
-    private static let fieldsByStep: [ReportStep: [ReportField]] = {
-        var table: [ReportStep: [ReportField]] = [:]
-        for spec in FieldTable.specs {
-            for step in Set([spec.placement.missing, spec.placement.found].compactMap { $0 }) {
-                table[step, default: []].append(spec.field)
-            }
-        }
-        return table
-    }()
+    /// The step named `name`, if there is one.
+    public init?(name: String) {
+        guard let index = Self.names.firstIndex(of: name) else { return nil }
+        self = Self.allCases[index]
+    }
+
+    /// The fields shown on this step, in screen order (the field table's order).
+    public var fields: [ReportField] { Self.fieldsByStep[rawValue] }
+
+    // The case names, as an enum without a custom description prints them.
+    private static let names = allCases.map { String(describing: $0) }
+
+    private static let fieldsByStep: [[ReportField]] = allCases.map { step in
+        FieldTable.specs.filter { $0.placement.missing == step || $0.placement.found == step }.map(\.field)
+    }
 }

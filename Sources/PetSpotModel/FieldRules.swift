@@ -14,6 +14,11 @@ public enum Trimming {
         return scalar.properties.isWhitespace || scalar == "\u{FEFF}"
     }
 
+    /// Whether `text` is empty after trimming (only White_Space and U+FEFF, or nothing).
+    public static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(isTrimmed)
+    }
+
     /// `text` without leading and trailing White_Space and U+FEFF.
     public static func trim(_ text: String) -> String {
         // Common case: both ends are visible ASCII, nothing to trim.
@@ -48,6 +53,15 @@ public enum CharacterFilter {
             }
         }
         return kept.count == typed.utf8.count ? typed : String(decoding: kept, as: UTF8.self)
+    }
+
+    /// How many characters of `typed` are single ASCII bytes satisfying `counts`.
+    public static func count(_ typed: String, where counts: (UInt8) -> Bool) -> Int {
+        if typed.utf8.allSatisfy({ $0 < 0x80 }) { return typed.utf8.reduce(0) { $0 + (counts($1) ? 1 : 0) } }
+        return typed.reduce(0) { total, character in
+            guard character.unicodeScalars.count == 1, let byte = character.asciiValue, counts(byte) else { return total }
+            return total + 1
+        }
     }
 
     /// Whether `byte` is an ASCII digit `0`-`9`.
@@ -103,7 +117,7 @@ public struct PhoneRule: Sendable {
 
     /// Whether the kept text of `typed` has 7 to 11 ASCII digits.
     public func isValid(_ typed: String) -> Bool {
-        digitCount.contains(sanitized(typed).utf8.reduce(0) { $0 + (CharacterFilter.isASCIIDigit($1) ? 1 : 0) })
+        digitCount.contains(CharacterFilter.count(typed, where: CharacterFilter.isASCIIDigit))
     }
 }
 

@@ -4,9 +4,10 @@ import PetSpotJSON
 /// A field a user fills in: its identity. Everything else about it (the step it is on, its
 /// input filter, rule and payload key) is its row in ``FieldTable``.
 ///
-/// Raw values are the input keys of the adapter protocol and the names reported when Continue
-/// is blocked. Cases are in the field table's order, which is screen order on every step.
-public enum ReportField: String, Sendable, CaseIterable, Hashable, Codable, Comparable {
+/// Its ``name`` is the input key of the adapter protocol and the name reported when Continue is
+/// blocked. Cases are in the field table's order, which is screen order on every step; the raw
+/// value is that position (so looking up a field's row or value is indexing an array).
+public enum ReportField: Int, Sendable, CaseIterable, Hashable, Comparable {
     case photo, lastSeenDate, chipNumber, petName, species, breed, sex, age
     case latitude, longitude, description, phone, email, reward
     case caregiverPhone, currentAddress
@@ -20,14 +21,20 @@ public enum ReportField: String, Sendable, CaseIterable, Hashable, Codable, Comp
     /// Whether only the Found flow has this field.
     public var isFoundOnly: Bool { spec.placement.missing == nil }
 
-    /// The field's position in the table (and in ``allCases``).
-    public var ordinal: Int { Self.ordinals[self]! }
+    /// The field's name: its key in the adapter protocol's `inputs` (`chipNumber`, `photo`, ...).
+    public var name: String { Self.names[rawValue] }
 
-    private static let ordinals: [ReportField: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// The field named `name`, if there is one.
+    public init?(name: String) {
+        guard let index = Self.names.firstIndex(of: name) else { return nil }
+        self = Self.allCases[index]
+    }
+
+    // The case names, as an enum without a custom description prints them.
+    private static let names = allCases.map { String(describing: $0) }
 
     public static func < (lhs: ReportField, rhs: ReportField) -> Bool {
-        lhs.ordinal < rhs.ordinal
+        lhs.rawValue < rhs.rawValue
     }
 }
 
@@ -73,7 +80,7 @@ public enum FieldTable {
 
     /// The row of `field`.
     public static func spec(_ field: ReportField) -> FieldSpec {
-        specs[field.ordinal]
+        specs[field.rawValue]
     }
 
     /// The payload's keys in the order they are sent: required fields, `status`, optional fields.
@@ -85,12 +92,17 @@ public enum FieldTable {
     /// The payload key of the flow's status (not a field: each flow has its own).
     public static let statusKey = "status"
 
+    /// The payload's members in sending order, as the rows that send them; `nil` stands for
+    /// the status.
+    static let payloadRows: [FieldSpec?] = payloadKeys.map { key in specs.first { $0.payloadKey == key } }
+
     /// The keys of fields the app keeps but never sends (iOS-only).
-    public static let notSentKeys: [String] = specs.filter { $0.delivery == .notSent }.map(\.field.rawValue)
+    public static let notSentKeys: [String] = specs.filter { $0.delivery == .notSent }.map(\.field.name)
 }
 
-/// One row of the ``FieldTable``.
-public struct FieldSpec: Sendable {
+/// One row of the ``FieldTable``: immutable, shared by reference (reading a row costs one
+/// retain, not a copy of its rule values).
+public final class FieldSpec: Sendable {
     /// Whether a field must be filled in.
     public enum Presence: Sendable, Hashable {
         /// Empty (nothing picked, or blank text after trimming) blocks Continue.
@@ -146,7 +158,7 @@ public struct FieldSpec: Sendable {
     }
 
     /// A row whose value is sent in the payload under `payloadKey`.
-    public init(
+    public convenience init(
         _ field: ReportField, _ kind: FieldKind, _ presence: Presence, on missing: ReportStep?, _ found: ReportStep?,
         payloadKey: String
     ) {
@@ -176,16 +188,25 @@ public struct FieldSpec: Sendable {
     /// Whether `value` (what the screen holds; `nil` when empty) blocks Continue at `context`.
     public func isInvalid(_ value: FieldValue?, context: ReportContext) -> Bool {
         guard let value, !value.isBlank else { return presence == .required }
-        switch (kind, value) {
-        case (.digits, .text), (.freeText, .text): return false
-        case (.phone(let rule), .text(let text)): return !rule.isValid(text)
-        case (.email(let rule), .text(let text)): return !rule.isValid(text)
-        case (.coordinate(let axis), .text(let text)): return CoordinateRule().validValue(text, axis: axis) == nil
-        case (.wholeNumber(let rule), .text(let text)): return !rule.isValid(text)
-        case (.date(let rule), .date(let date)): return !rule.isAllowed(date, now: context.now, timeZone: context.timeZone)
-        case (.photo(let rule), .photo(let photo)): return !rule.isValid(photo)
-        case (.choice(let options), .choice(let picked)): return !options.contains(picked)
-        default: return true
+        switch value {
+        case .text(let text):
+            switch kind {
+            case .digits, .freeText: return false
+            case .phone(let rule): return !rule.isValid(text)
+            case .email(let rule): return !rule.isValid(text)
+            case .coordinate(let axis): return CoordinateRule().validValue(text, axis: axis) == nil
+            case .wholeNumber(let rule): return !rule.isValid(text)
+            case .date, .photo, .choice: return true
+            }
+        case .date(let date):
+            guard case .date(let rule) = kind else { return true }
+            return !rule.isAllowed(date, now: context.now, timeZone: context.timeZone)
+        case .photo(let photo):
+            guard case .photo(let rule) = kind else { return true }
+            return !rule.isValid(photo)
+        case .choice(let picked):
+            guard case .choice(let options) = kind else { return true }
+            return !options.contains(picked)
         }
     }
 
@@ -193,21 +214,24 @@ public struct FieldSpec: Sendable {
     /// or a field that is not in the payload).
     public func payloadValue(_ value: FieldValue?) -> JSONValue? {
         guard payloadKey != nil, let value else { return nil }
-        switch (kind, value) {
-        case (.digits, .text(let digits)): return digits.isEmpty ? nil : .string(digits)
-        case (.freeText, .text(let text)): return OptionalText.payloadValue(text).map(JSONValue.string)
-        case (.phone(let rule), .text(let text)):
-            let kept = rule.sanitized(text)
-            return kept.isEmpty ? nil : .string(kept)
-        case (.email(let rule), .text(let text)):
-            let address = rule.normalized(text)
-            return address.isEmpty ? nil : .string(address)
-        case (.coordinate(let axis), .text(let text)):
-            return CoordinateRule().validValue(text, axis: axis).map { .number(JSONNumber($0)) }
-        case (.wholeNumber(let rule), .text(let text)): return rule.payloadValue(text).map { .number(JSONNumber($0)) }
-        case (.date, .date(let date)): return .string(date.isoString)
-        case (.choice, .choice(let picked)): return .string(picked)
-        default: return nil
+        switch value {
+        case .text(let text):
+            switch kind {
+            case .digits: return text.isEmpty ? nil : .string(text)
+            case .freeText: return OptionalText.payloadValue(text).map(JSONValue.string)
+            case .phone(let rule):
+                let kept = rule.sanitized(text)
+                return kept.isEmpty ? nil : .string(kept)
+            case .email(let rule):
+                let address = rule.normalized(text)
+                return address.isEmpty ? nil : .string(address)
+            case .coordinate(let axis): return CoordinateRule().validValue(text, axis: axis).map { .number(JSONNumber($0)) }
+            case .wholeNumber(let rule): return rule.payloadValue(text).map { .number(JSONNumber($0)) }
+            case .date, .photo, .choice: return nil
+            }
+        case .date(let date): return .string(date.isoString)
+        case .choice(let picked): return .string(picked)
+        case .photo: return nil
         }
     }
 }

@@ -2,11 +2,14 @@ import Foundation
 import PetSpotJSON
 
 /// The value of one field: typed text, a photo, a date or a picked option.
+///
+/// Photos are boxed (`indirect`) so that a value is as small as a string: a report holds one
+/// slot per field, copied with every generated case.
 public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
     /// Text typed into a text field.
     case text(String)
     /// A photo file, by its metadata (and bytes, when at hand).
-    case photo(PhotoAttachment)
+    indirect case photo(PhotoAttachment)
     /// A calendar date from the date picker.
     case date(CalendarDate)
     /// An option picked from a fixed list (its wire spelling: `DOG`, `MALE`).
@@ -43,7 +46,7 @@ public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
     /// Whether this is text that is empty after trimming (picked values are never blank).
     public var isBlank: Bool {
         guard case .text(let text) = self else { return false }
-        return Trimming.trim(text).isEmpty
+        return Trimming.isBlank(text)
     }
 
     /// The value as its JSON member of the adapter protocol's `inputs`.
@@ -106,56 +109,57 @@ public typealias ReportForm = FieldValues<OnScreen>
 ///
 /// A field left empty has no value (`nil`); on the form, typing an empty text clears the field.
 public struct FieldValues<Stage: FieldStage>: Sendable, Hashable {
-    private var values: [ReportField: FieldValue] = [:]
+    /// One slot per field, indexed by the field's position in the table.
+    private var values = [FieldValue?](repeating: nil, count: ReportField.allCases.count)
 
     /// Values with every field empty: a fresh wizard's form.
     public init() {}
 
     /// The value of `field`, `nil` when empty.
     public subscript(field: ReportField) -> FieldValue? {
-        get { values[field] }
-        set { values[field] = newValue }
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
     }
 
     /// The text of a text field (`nil` when empty, or for a picked field).
     public subscript(text field: ReportField) -> String? {
-        get { values[field]?.text }
-        set { values[field] = newValue.map(FieldValue.text) }
+        get { values[field.rawValue]?.text }
+        set { values[field.rawValue] = newValue.map(FieldValue.text) }
     }
 
     /// The attached photo.
     public var photo: PhotoAttachment? {
         get {
-            if case .photo(let photo)? = values[.photo] { return photo }
+            if case .photo(let photo)? = self[.photo] { return photo }
             return nil
         }
-        set { values[.photo] = newValue.map(FieldValue.photo) }
+        set { self[.photo] = newValue.map(FieldValue.photo) }
     }
 
     /// The date picked (Missing: last seen; Found: date found).
     public var lastSeenDate: CalendarDate? {
         get {
-            if case .date(let date)? = values[.lastSeenDate] { return date }
+            if case .date(let date)? = self[.lastSeenDate] { return date }
             return nil
         }
-        set { values[.lastSeenDate] = newValue.map(FieldValue.date) }
+        set { self[.lastSeenDate] = newValue.map(FieldValue.date) }
     }
 
     /// The species picked.
     public var species: Species? {
-        get { values[.species].flatMap { if case .choice(let raw) = $0 { Species(rawValue: raw) } else { nil } } }
-        set { values[.species] = newValue.map { .choice($0.rawValue) } }
+        get { self[.species].flatMap { if case .choice(let raw) = $0 { Species(rawValue: raw) } else { nil } } }
+        set { self[.species] = newValue.map { .choice($0.rawValue) } }
     }
 
     /// The sex picked.
     public var sex: Sex? {
-        get { values[.sex].flatMap { if case .choice(let raw) = $0 { Sex(rawValue: raw) } else { nil } } }
-        set { values[.sex] = newValue.map { .choice($0.rawValue) } }
+        get { self[.sex].flatMap { if case .choice(let raw) = $0 { Sex(rawValue: raw) } else { nil } } }
+        set { self[.sex] = newValue.map { .choice($0.rawValue) } }
     }
 
     /// The fields that have a value, in table order.
     public var filledFields: [ReportField] {
-        ReportField.allCases.filter { values[$0] != nil }
+        ReportField.allCases.filter { values[$0.rawValue] != nil }
     }
 }
 
@@ -165,9 +169,9 @@ extension FieldValues where Stage == AsTyped {
     /// means not set.
     public init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json, path: "inputs")
-        try reader.rejectUnknownKeys(allowed: ReportField.allCases.map(\.rawValue))
+        try reader.rejectUnknownKeys(allowed: ReportField.allCases.map(\.name))
         for spec in FieldTable.specs {
-            let key = spec.field.rawValue
+            let key = spec.field.name
             guard let member = reader.object[key], !member.isNull else { continue }
             switch spec.kind {
             case .photo:
@@ -200,7 +204,7 @@ extension FieldValues where Stage == AsTyped {
 
     /// The `inputs` object of a question: set fields only, in table order.
     public var json: JSONValue {
-        .object(JSONObject(uniqueMembers: filledFields.map { field in (field.rawValue, self[field]!.json) }))
+        .object(JSONObject(uniqueMembers: filledFields.map { field in (field.name, self[field]!.json) }))
     }
 }
 
@@ -236,6 +240,9 @@ extension FieldValues where Stage == OnScreen {
 
     /// The fields of `step` that block Continue, in screen order; empty when the step is valid.
     public func invalidFields(on step: ReportStep, context: ReportContext) -> [ReportField] {
-        step.fields.filter { isInvalid($0, context: context) }
+        let fields = step.fields
+        // Most steps are valid: find the first invalid field before allocating a result.
+        guard let first = fields.firstIndex(where: { isInvalid($0, context: context) }) else { return [] }
+        return [fields[first]] + fields[(first + 1)...].filter { isInvalid($0, context: context) }
     }
 }

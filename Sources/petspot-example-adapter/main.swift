@@ -122,9 +122,9 @@ func answer(to line: String, mode: BreakMode) -> String {
         members.append(("outcome", "submitted"))
         members.append(("payload", .object(payload)))
     case .blocked(let step, let fields):
-        let names = fields.map { JSONValue.string($0.rawValue) }
+        let names = fields.map { JSONValue.string($0.name) }
         members.append(("outcome", "blocked"))
-        members.append(("step", .string(step.rawValue)))
+        members.append(("step", .string(step.name)))
         members.append(("fields", .array(mode == .shuffleFields ? names.reversed() : names)))
     }
     return JSONValue.object(JSONObject(members)).serialized()

@@ -130,7 +130,7 @@ struct PayloadPropertiesTests {
             verifying: { flowCase in
             label(flowCase.flow.rawValue)
             if case .blocked(let step, let fields) = flowCase.referenceOutcome {
-                throw RequirementFailure("valid report blocked at \(step.rawValue): \(fields.map(\.rawValue))")
+                throw RequirementFailure("valid report blocked at \(step.name): \(fields.map(\.name))")
             }
         })
     }

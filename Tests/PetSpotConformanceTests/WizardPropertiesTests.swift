@@ -18,7 +18,7 @@ struct WizardPropertiesTests {
     static func requiredLabels(_ flow: ReportFlowKind) -> [(label: String, percent: Double)] {
         let blockingSteps = flow.steps.filter { $0 != .chipNumber }
         let ending = flow == .missing ? "summary with password" : "found flow closed after submit"
-        return blockingSteps.map { ("blocked at \($0.rawValue)", $0 == flow.steps.last ? 1 : 5) }
+        return blockingSteps.map { ("blocked at \($0.name)", $0 == flow.steps.last ? 1 : 5) }
             + [(ending, 1), ("failed submission kept the inputs", 1), ("Try Again after a failure", 1)]
             + ["non-ASCII digits", "invisible spaces", "emoji", "combining marks", "right-to-left text"].map { ("typed \($0)", 1) }
     }

@@ -193,17 +193,17 @@ struct ReportWizardMachine: StateMachine {
         case .type(let field, let text):
             let accepted = system.wizard.type(text, into: field)
             let expected = model.step?.fields.contains(field) == true && !model.alertUp
-            try require(accepted == expected, "typing into \(field.rawValue) accepted: \(accepted), expected \(expected)")
+            try require(accepted == expected, "typing into \(field.name) accepted: \(accepted), expected \(expected)")
         case .pick(let field, let value): system.wizard.pick(field) { $0[field] = value }
         case .continueTapped:
             let outcome = system.wizard.continueTapped(context: context)
             let blocking = model.blockingFields(context: context)
             switch outcome {
             case .blocked(let fields):
-                if let step = model.step { label("blocked at \(step.rawValue)") }
-                try require(fields == blocking, "Continue reported \(fields.map(\.rawValue)), expected \(blocking.map(\.rawValue))")
+                if let step = model.step { label("blocked at \(step.name)") }
+                try require(fields == blocking, "Continue reported \(fields.map(\.name)), expected \(blocking.map(\.name))")
             case .advanced(let step):
-                try require(blocking.isEmpty && model.step != nil, "Continue advanced to \(step.rawValue) with invalid \(blocking)")
+                try require(blocking.isEmpty && model.step != nil, "Continue advanced to \(step.name) with invalid \(blocking)")
             case .submitting(let payload):
                 try require(blocking.isEmpty && model.step == flow.steps.last, "Continue submitted from \(String(describing: model.step))")
                 system.completeSubmission(payload)
@@ -229,7 +229,7 @@ struct ReportWizardMachine: StateMachine {
         let wizard = system.wizard
         switch (model.screen, wizard.screen) {
         case (.step(let index), .step(let step)):
-            try require(flow.steps[index] == step, "on \(step.rawValue), expected \(flow.steps[index].rawValue)")
+            try require(flow.steps[index] == step, "on \(step.name), expected \(flow.steps[index].name)")
         case (.summary, .summary(let password)):
             label("summary with password")
             try require(password == system.lastPassword, "summary shows \(password), expected \(system.lastPassword ?? "-")")
@@ -265,7 +265,7 @@ struct ReportWizardMachine: StateMachine {
         ReportField.allCases.compactMap { field in
             let actualValue = actual[field], expectedValue = expected[field]
             guard actualValue != expectedValue else { return nil }
-            return "\(field.rawValue)=\(actualValue?.description ?? "nil") (expected \(expectedValue?.description ?? "nil"))"
+            return "\(field.name)=\(actualValue?.description ?? "nil") (expected \(expectedValue?.description ?? "nil"))"
         }.joined(separator: ", ")
     }
 }

@@ -56,8 +56,8 @@ struct BackendRunTests {
         #expect(report["leftovers"]?.arrayValue?.isEmpty == true)
         #expect(server.backend.storedAnnouncementCount == 0, "everything created was deleted")
         #expect(!result.out.contains(MockBackend.defaultAdminToken))
-        let submission = try #require(report["groups"]?.arrayValue?.first { $0["name"] == .string(BackendContracts.submissionGroup) })
-        let create = try #require(submission["contracts"]?.arrayValue?.first { $0["name"] == .string(BackendContracts.createContract) })
+        let submission = try #require(report["groups"]?.arrayValue?.first { $0["name"] == .string(SubmissionContracts().name) })
+        let create = try #require(submission["contracts"]?.arrayValue?.first { $0["name"] == .string(SubmissionContracts.create) })
         #expect((create["casesRun"]?.numberValue?.intValue ?? 0) > 0)
         #expect(FileManager.default.fileExists(atPath: junitPath))
     }
@@ -95,7 +95,7 @@ struct BackendRunTests {
         }
         let result = try await runThrough(transport, ["--cases", "3", "--seed", "9", "--admin-token", MockBackend.defaultAdminToken])
         #expect(result.status == .contractFailed)
-        #expect(failedContracts(result.report).contains(BackendContracts.createContract))
+        #expect(failedContracts(result.report).contains(SubmissionContracts.create))
         #expect(!result.out.contains("\"12345\""), "the password is redacted")
     }
 
@@ -138,13 +138,13 @@ struct BackendRunTests {
         let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
         #expect(result.status == (failedContracts(report).isEmpty ? 0 : 1))
         let groups = report["groups"]?.arrayValue ?? []
-        for name in [BackendContracts.catalogGroup, BackendContracts.derivedGroup, BackendContracts.photoGroup, "flow answers (reference model)"] {
+        for name in [CreateCatalogContracts().name, DerivedCreateContracts().name, PhotoUploadCatalogContracts().name, FlowAnswerContracts().name] {
             let group = try #require(groups.first { $0["name"] == .string(name) }, "group \(name)")
             let failed = group["contracts"]?.arrayValue?.filter { $0["status"] == "failed" }.compactMap { $0["name"]?.stringValue } ?? []
             #expect(failed.isEmpty, "\(name): \(failed)")
         }
-        let submission = try #require(groups.first { $0["name"] == .string(BackendContracts.submissionGroup) })
-        let upload = try #require(submission["contracts"]?.arrayValue?.first { $0["name"] == .string(BackendContracts.uploadContract) })
+        let submission = try #require(groups.first { $0["name"] == .string(SubmissionContracts().name) })
+        let upload = try #require(submission["contracts"]?.arrayValue?.first { $0["name"] == .string(SubmissionContracts.upload) })
         #expect((upload["casesRun"]?.numberValue?.intValue ?? 0) > 0)
         #expect(!result.out.contains("still holds"))
     }

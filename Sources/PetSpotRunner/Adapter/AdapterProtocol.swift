@@ -69,7 +69,7 @@ public enum AdapterAnswer: Sendable, Hashable {
     public init(_ outcome: ReportOutcome) {
         switch outcome {
         case .submitted(let payload): self = .submitted(payload: .object(payload))
-        case .blocked(let step, let fields): self = .blocked(step: step.rawValue, fields: fields.map(\.rawValue))
+        case .blocked(let step, let fields): self = .blocked(step: step.name, fields: fields.map(\.name))
         }
     }
 

@@ -46,7 +46,7 @@ extension ContractReport {
         return .object(JSONObject(members))
     }
 
-    private static func groupJSON(_ group: ContractGroup) -> JSONValue {
+    private static func groupJSON(_ group: GroupOutcome) -> JSONValue {
         .object(JSONObject([
             ("name", .string(group.name)),
             ("durationSeconds", number(group.durationSeconds)),

@@ -36,7 +36,7 @@ public struct ContractReport: Sendable {
     /// Wall-clock duration of the run.
     public var durationSeconds: Double
     /// The contract groups in the order they ran.
-    public var groups: [ContractGroup]
+    public var groups: [GroupOutcome]
     /// Announcements created on the target and not deleted (no admin token, or a failed delete).
     public var leftovers: [Leftover]
     /// Remarks about the run (skipped groups, adapter restarts, budgets reached).
@@ -45,7 +45,7 @@ public struct ContractReport: Sendable {
     /// Creates a report.
     public init(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date, durationSeconds: Double,
-        groups: [ContractGroup], leftovers: [Leftover] = [], notes: [String] = []
+        groups: [GroupOutcome], leftovers: [Leftover] = [], notes: [String] = []
     ) {
         self.command = command
         self.arguments = arguments
@@ -93,8 +93,9 @@ public struct ContractReport: Sendable {
     }
 }
 
-/// A named group of contracts (e.g. `flows`, `create negatives`), one JUnit test suite.
-public struct ContractGroup: Sendable, Hashable {
+/// The outcome of one group of contracts (e.g. `flow answers`, `create negatives`): one section of
+/// the report, one JUnit test suite.
+public struct GroupOutcome: Sendable, Hashable {
     /// The group's name.
     public var name: String
     /// Its contracts, in the order they were declared.
@@ -256,7 +257,7 @@ public final class ContractRecorder: @unchecked Sendable {
     public static let maxFailuresKept = 5
 
     private let lock = NSLock()
-    private var groups: [ContractGroup] = []
+    private var groups: [GroupOutcome] = []
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
 
@@ -329,7 +330,7 @@ public final class ContractRecorder: @unchecked Sendable {
         if let index = groups.firstIndex(where: { $0.name == group }) {
             g = index
         } else {
-            groups.append(ContractGroup(name: group))
+            groups.append(GroupOutcome(name: group))
             g = groups.count - 1
         }
         if let c = groups[g].contracts.firstIndex(where: { $0.name == contract }) { return (g, c) }

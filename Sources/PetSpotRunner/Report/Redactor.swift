@@ -27,6 +27,11 @@ public struct Redactor: Sendable, Hashable {
         self.secrets = secrets.filter { $0.count >= 4 }
     }
 
+    /// This redactor, also masking `secret` (a management password learnt during the run).
+    public func adding(_ secret: String) -> Redactor {
+        Redactor(secrets: secrets + [secret])
+    }
+
     /// `text` with every literal secret masked.
     public func scrub(_ text: String) -> String {
         var result = text

@@ -81,6 +81,9 @@ public struct FlowContracts: Sendable {
     /// The names of the contracts this set checks, in order.
     public var contractNames: [String] { contracts.map(\.name) }
 
+    /// How many contracts check each case: the protocol and reference contracts only for an adapter.
+    package static func contractCount(adapter: Bool) -> Int { adapter ? 5 : 3 }
+
     static func referenceAnswer(_ flowCase: FlowCase) -> AdapterAnswer {
         AdapterAnswer(ReferenceModel.evaluate(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context))
     }
@@ -218,5 +221,30 @@ public struct FlowContracts: Sendable {
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
+
+/// The flow answers of sut-protocol.md: every generated case asked of the flow code under test
+/// (the reference model, or an app's adapter with `check --sut`), every answer checked against
+/// the schemas, the status by flow, nothing extra and (for an adapter) the reference model.
+struct FlowAnswerContracts: ContractGroup {
+    let name = "flow answers"
+
+    func applies(to session: ContractSession) -> Bool { session.flows != nil }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let flows = session.flows else { return }
+        let contracts = FlowContracts(
+            oracle: flows.oracle, validators: session.schemas.payloadValidators, generator: flows.generator,
+            cases: session.cases, seed: session.seed, shrinkSeconds: flows.shrinkSeconds, replay: session.replay)
+        let name = self.name
+        await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
+        if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {
+            adapter.finish()
+            session.progress?.finish()
+            throw .configuration(
+                "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
+                command: "check")
+        }
     }
 }

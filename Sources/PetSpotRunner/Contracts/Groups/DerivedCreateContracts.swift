@@ -7,9 +7,9 @@ import PetSpotJSON
 /// Each case mutates one member of a valid base payload; the expected answer follows
 /// backend-contract.md (absent required field: `MISSING_VALUE`; `null`, wrong type, bound,
 /// pattern or enum: `INVALID_FORMAT`; unknown key: `INVALID_FIELD`), `field` naming the member.
-public enum SchemaDerivedCases {
+package enum SchemaDerivedCases {
     /// Kinds of derivation; each is one contract in the report.
-    public enum Category: String, CaseIterable, Sendable {
+    package enum Category: String, CaseIterable, Sendable {
         /// A required member removed.
         case dropRequired
         /// A member set to `null`.
@@ -26,7 +26,7 @@ public enum SchemaDerivedCases {
         case unknownKey
 
         /// The contract's name.
-        public var contractName: String {
+        package var contractName: String {
             switch self {
             case .dropRequired: "each required field dropped answers 400 MISSING_VALUE"
             case .nullValue: "each field null answers 400 INVALID_FORMAT"
@@ -40,24 +40,24 @@ public enum SchemaDerivedCases {
     }
 
     /// One derived request.
-    public struct Case: Sendable {
+    package struct Case: Sendable {
         /// `category:field[:variant]`.
-        public var id: String
+        package var id: String
         /// The kind of derivation.
-        public var category: Category
+        package var category: Category
         /// The member mutated.
-        public var field: String
+        package var field: String
         /// The body to send.
-        public var body: JSONObject
+        package var body: JSONObject
         /// The answer it must get.
-        public var expected: ExpectedResponse
+        package var expected: ExpectedResponse
     }
 
     /// Keys the backend must refuse as unknown (response-only keys and the app's iOS-only ones).
-    public static let unknownKeys = ["id", "photoUrl", "managementPassword", "createdAt", "caregiverPhone", "currentAddress"]
+    package static let unknownKeys = ["id", "photoUrl", "managementPassword", "createdAt", "caregiverPhone", "currentAddress"]
 
     /// Derives the cases from `schema` and a valid `base`, keeping those `schemaRejects`.
-    public static func make(schema: JSONValue, base: JSONObject, schemaRejects: (JSONValue) -> Bool) -> [Case] {
+    package static func make(schema: JSONValue, base: JSONObject, schemaRejects: (JSONValue) -> Bool) -> [Case] {
         let properties = schema["properties"]?.objectValue ?? JSONObject()
         let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         var cases: [Case] = []
@@ -124,5 +124,35 @@ public enum SchemaDerivedCases {
             }
         }
         return cases
+    }
+}
+
+/// Negative create requests derived from the create-request schema: each required field dropped,
+/// each field `null`, of a wrong type, past its bounds, against its pattern or enum, and unknown
+/// keys; one contract per kind of derivation. A derived case is kept only when the schema itself
+/// rejects its body.
+struct DerivedCreateContracts: ContractGroup {
+    let name = "create negatives (schema-derived)"
+
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend else { return }
+        let schemas = session.schemas
+        let derived = SchemaDerivedCases.make(schema: schemas.documents[.createRequest], base: schemas.documents.negativeCases.basePayload) { body in
+            !schemas.violations(of: body, against: .createRequest).isEmpty
+        }
+        for category in SchemaDerivedCases.Category.allCases {
+            session.recorder.declare(group: name, contract: category.contractName)
+        }
+        await forEachConcurrently(derived, limit: backend.concurrency) { item in
+            guard backend.reserve(1, recorder: session.recorder) else { return }
+            var body = item.body
+            let microchip = backend.microchips.next()
+            if item.field != "microchipNumber" || item.category == .unknownKey { body["microchipNumber"] = .string(microchip) }
+            await session.sendNegative(
+                BackendTarget.createRequest(.object(body)), expected: item.expected, group: name,
+                contract: item.category.contractName, caseId: item.id, microchip: microchip)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotPropertyEngine
 import PetSpotFlowGenerators
 import PetSpotMockBackend
@@ -76,27 +77,20 @@ struct CheckCommand: RunnerCommand {
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
-        let flows = FlowContracts(
-            oracle: oracle, validators: try ContractSchemas.shared().payloadValidators, generator: FlowContracts.defaultGenerator,
-            cases: cases, seed: seed, shrinkSeconds: shrinkSeconds, replay: replayCommand)
-        let progress = ProgressLine(output: output, label: "check", total: cases * flows.contractNames.count, enabled: showsProgress)
-        let group = adapter == nil ? "flow answers (reference model)" : "flow answers (adapter)"
-        await runOnDedicatedThread { flows.run(group: group, recorder: recorder, progress: progress) }
-        if let adapter, let status = adapter.commandNotRunnable {
-            adapter.finish()
-            progress.finish()
-            throw RunnerError.configuration(
-                "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
-                command: "check")
+        let flows = FlowTarget(oracle: oracle, generator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock)
+        let flowContractCount = FlowContracts.contractCount(adapter: adapter != nil)
+        let progress = ProgressLine(output: output, label: "check", total: cases * flowContractCount, enabled: showsProgress)
+        let mock = usesMock ? InProcessMock(oracle: oracle, generator: flows.generator, cases: cases, seed: seed) : nil
+        let session = ContractSession(
+            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
+            progress: progress, flows: flows, backend: mock?.target)
+        try await ContractRegistry.checkAll(session)
+        if let mock, mock.backend.storedAnnouncementCount != 0 {
+            recorder.note("the in-process mock still holds \(mock.backend.storedAnnouncementCount) announcement(s) after cleanup")
         }
-        let schemas = try ContractSchemas.shared()
-        let regressions = RegressionReplay(
-            catalog: schemas.documents.regressions, schemas: schemas, oracle: oracle, usesMock: usesMock)
-        await runOnDedicatedThread { regressions.run(recorder: recorder, replay: self.replayCommand) }
-        if usesMock { try await submitToInProcessMock(oracle: oracle, recorder: recorder, progress: progress) }
         if let adapter {
             if let status = adapter.finish(), status != 0 {
-                recorder.fail(group: group, contract: FlowAnswerChecks.protocolContract, ContractFailure(
+                recorder.fail(group: FlowAnswerContracts().name, contract: FlowAnswerChecks.protocolContract, ContractFailure(
                     message: "when its standard input closed the adapter exited with status \(status) (or did not exit within 2 s); expected exit status 0",
                     expected: "exit status 0 on end of input", actual: "exit status \(status)", seed: seed, replay: replayCommand))
             }
@@ -116,46 +110,25 @@ struct CheckCommand: RunnerCommand {
     }
 }
 
-extension CheckCommand {
-    /// Submits every report the oracle accepts to a fresh in-process strict mock (its clock set
-    /// to each case's instant), then runs the catalog's and the schema-derived negative cases
-    /// and the photo upload cases against it, and deletes everything with its admin token.
-    func submitToInProcessMock(oracle: any FlowOracle, recorder: ContractRecorder, progress: ProgressLine) async throws {
-        let schemas = try ContractSchemas.shared()
-        let clock = MockClock()
-        let backend = MockBackend(profile: .strict, clock: { clock.now })
-        let transport = BudgetedTransport(InProcessTransport(backend: backend), limit: Int.max)
-        let contracts = BackendContracts(
-            transport: transport, schemas: schemas, profile: .strict, adminToken: backend.adminToken, recorder: recorder,
-            microchips: MicrochipSequence(), seed: seed, replay: replayCommand, concurrency: 4, progress: nil)
-        let generator = FlowContracts.defaultGenerator
-        let cases = self.cases
-        let seed = self.seed
-        let reports = await runOnDedicatedThread {
-            RunCommand.submittedPayloads(generator.samples(count: cases, seed: seed), oracle: oracle)
-        }
-        await contracts.submit(reports) { flowCase in clock.now = flowCase.context.now }
-        clock.now = Date()
-        await contracts.catalogNegatives()
-        await contracts.derivedNegatives()
-        await contracts.photoCases()
-        await contracts.cleanUp()
-        if backend.storedAnnouncementCount != 0 {
-            recorder.note("the in-process mock still holds \(backend.storedAnnouncementCount) announcement(s) after cleanup")
-        }
-    }
-}
+/// The in-process strict mock `check` submits to: a fresh ``MockBackend`` whose clock judges
+/// each submitted case at the case's own instant, and the real time otherwise.
+struct InProcessMock {
+    let backend: MockBackend
+    let target: BackendTarget
 
-/// The in-process mock's clock: each submitted case is judged at its own instant.
-final class MockClock: @unchecked Sendable {
-    // Unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = Date()
-
-    /// The instant the mock reads.
-    var now: Date {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+    /// A mock that receives what `oracle` submits for `cases` cases of `generator` from `seed`.
+    init(oracle: any FlowOracle, generator: Gen<FlowCase>, cases: Int, seed: UInt64) {
+        let clock = Locked<Date?>(nil)
+        backend = MockBackend(profile: .strict, clock: { clock.withLock { $0 } ?? Date() })
+        target = BackendTarget(
+            name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max),
+            profile: .strict, adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 4,
+            submissions: {
+                await runOnDedicatedThread {
+                    RunCommand.submittedPayloads(generator.samples(count: cases, seed: seed), oracle: oracle)
+                }
+            },
+            serverClock: { instant in clock.withLock { $0 = instant } })
     }
 }
 

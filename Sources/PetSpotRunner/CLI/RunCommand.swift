@@ -87,22 +87,19 @@ struct RunCommand: RunnerCommand {
     /// Runs every contract through `transport` (tests pass an in-process or deliberately broken one).
     func execute(transport base: any AnnouncementTransport, output: RunnerOutput) async throws -> RunnerExitCode {
         let startedAt = Date()
-        let schemas = try ContractSchemas.shared()
         output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue), seed \(seed) (replay: \(replayCommand))")
         let recorder = ContractRecorder()
         let transport = BudgetedTransport(base, limit: maxRequests)
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
-        let contracts = BackendContracts(
-            transport: transport, schemas: schemas, profile: profile, adminToken: adminToken, recorder: recorder,
-            microchips: microchips, seed: seed, replay: replayCommand, concurrency: concurrency, progress: progress)
-        try await contracts.checkHealth(target: baseURL.absoluteString)
-        let reports = Self.generatedReports(count: cases, seed: seed, now: Date())
-        await contracts.submit(reports)
-        await contracts.catalogNegatives()
-        await contracts.derivedNegatives()
-        await contracts.photoCases()
-        await contracts.cleanUp()
+        let (cases, seed) = (self.cases, self.seed)
+        let backend = BackendTarget(
+            name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
+            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) })
+        let session = ContractSession(
+            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
+            progress: progress, flows: nil, backend: backend)
+        try await ContractRegistry.checkAll(session)
         progress.finish()
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         let report = recorder.report(

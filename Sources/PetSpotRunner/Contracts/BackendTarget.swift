@@ -1,0 +1,254 @@
+import Foundation
+import PetSpotConcurrency
+import PetSpotContractKit
+import PetSpotFlowGenerators
+import PetSpotJSON
+import PetSpotModel
+
+/// The backend a run's contracts are checked against, through any ``AnnouncementTransport``:
+/// over HTTP for `run`, straight into the in-process strict mock for `check`.
+///
+/// It holds what the backend groups share: the transport with the run's request budget, the
+/// profile the backend should answer as, the admin token, microchip numbers unique to the run,
+/// the reports to submit, and every announcement created so far, so that
+/// ``cleanUp(recorder:)`` deletes them at the end (or lists them as leftovers). Management
+/// passwords and the admin token never reach a report: every request and answer is recorded
+/// through a ``Redactor``.
+package final class BackendTarget: Sendable {
+    /// A report to submit: its flow case and the payload its flow code built.
+    package typealias Submission = (flowCase: FlowCase, payload: CreateAnnouncementRequest)
+
+    /// What the target is, for messages: a base URL, or the in-process mock.
+    package let name: String
+    /// The transport, with the run's request budget.
+    package let transport: BudgetedTransport
+    /// The profile the backend should answer as.
+    package let profile: BackendProfile
+    /// The admin token for deletes, when given.
+    package let adminToken: String?
+    /// Microchip numbers unique to the run.
+    package let microchips: MicrochipSequence
+    /// Requests in flight at most.
+    package let concurrency: Int
+    /// Masks the admin token (and, per case, management passwords) in everything recorded.
+    package let redactor: Redactor
+    /// The reports the submission group sends.
+    package let submissions: @Sendable () async -> [Submission]
+    /// Sets the clock of an in-process backend: a submitted case's instant (so each case is
+    /// judged when it was made), or `nil` for the real time. When set, submissions run one at a
+    /// time.
+    package let serverClock: (@Sendable (Date?) -> Void)?
+
+    private struct Registry: Sendable {
+        var created: [(id: String, microchip: String?)] = []
+        var deleted: Set<String> = []
+        var budgetNoted = false
+    }
+
+    private let registry = Locked(Registry())
+
+    /// A backend target.
+    package init(
+        name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
+        concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
+        serverClock: (@Sendable (Date?) -> Void)? = nil
+    ) {
+        self.name = name
+        self.transport = transport
+        self.profile = profile
+        self.adminToken = adminToken
+        self.microchips = microchips
+        self.concurrency = max(1, concurrency)
+        self.redactor = Redactor(secrets: adminToken.map { [$0] } ?? [])
+        self.submissions = submissions
+        self.serverClock = serverClock
+    }
+
+    // MARK: Requests
+
+    /// Sends `request` (already covered by the budget) and returns the answer or the transport error.
+    package func send(_ request: TransportRequest) async -> Result<TransportResponse, TransportError> {
+        do {
+            return .success(try await transport.send(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reserves `count` requests of the budget; when it cannot, notes once that the budget was
+    /// reached and returns `false`.
+    package func reserve(_ count: Int, recorder: ContractRecorder) -> Bool {
+        if transport.reserve(count) { return true }
+        let first = registry.withLock { registry -> Bool in
+            defer { registry.budgetNoted = true }
+            return !registry.budgetNoted
+        }
+        if first { recorder.note("the request budget (--max-requests \(transport.limit)) was reached; later cases were not run") }
+        return false
+    }
+
+    /// `POST /api/v1/announcements` with `body` as JSON.
+    package static func createRequest(_ body: JSONValue) -> TransportRequest {
+        TransportRequest(
+            method: "POST", path: "/api/v1/announcements",
+            headers: [("Content-Type", "application/json"), ("Accept", "application/json")], body: body.serializedData())
+    }
+
+    /// `GET path` accepting JSON.
+    package static func getRequest(_ path: String) -> TransportRequest {
+        TransportRequest(method: "GET", path: path, headers: [("Accept", "application/json")])
+    }
+
+    /// `DELETE /api/admin/v1/announcements/{id}` with `authorization` as the raw header (none when `nil`).
+    package static func adminDeleteRequest(id: String, authorization: String?) -> TransportRequest {
+        TransportRequest(
+            method: "DELETE", path: "/api/admin/v1/announcements/\(id)",
+            headers: authorization.map { [("Authorization", $0)] } ?? [])
+    }
+
+    /// Creates the catalog's base payload with a fresh microchip (one budgeted request) and
+    /// remembers it for cleanup; returns its id and management password, or the failed exchange.
+    package func createBase(
+        _ session: ContractSession
+    ) async -> Result<(id: String, password: String, microchip: String), FailedSetup> {
+        let microchip = microchips.next()
+        let request = Self.createRequest(.object(session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip)))
+        let answer = await send(request)
+        guard case .success(let response) = answer, response.status == 201,
+            let body = try? JSONValue.parse(response.body), let id = body["id"]?.stringValue,
+            let password = body["managementPassword"]?.stringValue
+        else {
+            return .failure(FailedSetup(request: request, response: answer))
+        }
+        remember(id, microchip: microchip)
+        return .success((id, password, microchip))
+    }
+
+    /// A setup request that did not answer as needed.
+    package struct FailedSetup: Error {
+        /// The request.
+        package let request: TransportRequest
+        /// Its answer.
+        package let response: Result<TransportResponse, TransportError>
+    }
+
+    // MARK: Created announcements
+
+    /// Remembers an announcement created on the target, for cleanup.
+    package func remember(_ id: String, microchip: String?) {
+        registry.withLock { $0.created.append((id, microchip)) }
+    }
+
+    /// Marks an announcement as deleted by a contract.
+    package func markDeleted(_ id: String) {
+        _ = registry.withLock { $0.deleted.insert(id) }
+    }
+
+    /// Announcements created so far.
+    package var createdCount: Int { registry.withLock { $0.created.count } }
+
+    /// Deletes every announcement this run created and no contract deleted, with the admin token
+    /// and outside the request budget; records the rest as leftovers.
+    package func cleanUp(recorder: ContractRecorder) async {
+        let remaining = registry.withLock { registry in registry.created.filter { !registry.deleted.contains($0.id) } }
+        guard let adminToken else {
+            for item in remaining {
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "no --admin-token given; delete it by hand"))
+            }
+            return
+        }
+        await forEachConcurrently(remaining, limit: concurrency) { item in
+            let request = Self.adminDeleteRequest(id: item.id, authorization: adminToken)
+            do {
+                let response = try await self.transport.sendUnbudgeted(request)
+                if response.status == 204 || response.status == 404 {
+                    self.markDeleted(item.id)
+                } else {
+                    recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete answered \(response.status)"))
+                }
+            } catch {
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete got no answer: \(String(describing: error))"))
+            }
+        }
+    }
+}
+
+extension ContractSession {
+    /// Records one case of `contract` in `group`: a pass when `problem` is `nil`, else a failure
+    /// with the request and answer, redacted.
+    package func record(
+        _ group: String, _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
+        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil,
+        redactor: Redactor? = nil
+    ) {
+        guard let problem else {
+            recorder.pass(group: group, contract: contract)
+            return
+        }
+        let redactor = redactor ?? backend?.redactor ?? Redactor()
+        let actual: String? = response.map {
+            switch $0 {
+            case .success(let answer): redactor.response(answer)
+            case .failure(let error): "no answer: \(error.description)"
+            }
+        }
+        recorder.fail(group: group, contract: contract, ContractFailure(
+            message: redactor.scrub(problem), caseId: caseId, request: request.map(redactor.request), expected: expected,
+            actual: actual, originalInput: input, seed: seed, replay: replay))
+    }
+
+    /// Records a failed setup as a failure of each of `contracts`.
+    package func recordSetupFailure(_ group: String, _ contracts: [String], _ setup: BackendTarget.FailedSetup, what: String) {
+        for contract in contracts {
+            record(group, contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
+        }
+    }
+}
+
+/// Runs `body` for every item with at most `limit` running at once.
+package func forEachConcurrently<Item: Sendable>(
+    _ items: [Item], limit: Int, _ body: @escaping @Sendable (Item) async -> Void
+) async {
+    await withTaskGroup(of: Void.self) { group in
+        var index = 0
+        let width = max(1, limit)
+        while index < items.count && index < width {
+            let item = items[index]
+            group.addTask { await body(item) }
+            index += 1
+        }
+        while await group.next() != nil {
+            if index < items.count {
+                let item = items[index]
+                group.addTask { await body(item) }
+                index += 1
+            }
+        }
+    }
+}
+
+/// Microchip numbers unique to one run: a random 9-digit prefix, then a 6-digit counter
+/// (15 digits, as the app allows). Leftovers of one run can never collide with another's, and
+/// the seeded production record `123456789012345` is never produced.
+package final class MicrochipSequence: Sendable {
+    /// The run's prefix.
+    package let prefix: String
+    private let counter = Locked(0)
+
+    /// A sequence with a random prefix.
+    package init() {
+        var prefix = String(UInt64.random(in: 100_000_000...999_999_999))
+        if prefix == "123456789" { prefix = "987654321" }
+        self.prefix = prefix
+    }
+
+    /// The next number.
+    package func next() -> String {
+        let value = counter.withLock { counter -> Int in
+            counter += 1
+            return counter % 1_000_000
+        }
+        let digits = String(value)
+        return prefix + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}

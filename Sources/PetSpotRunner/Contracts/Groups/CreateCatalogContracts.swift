@@ -1,0 +1,82 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotJSON
+import PetSpotModel
+
+/// The catalog's negative create requests (`Contracts/catalog/create-negative-cases.json`),
+/// each with the answer the run's profile must give; one contract per case.
+struct CreateCatalogContracts: ContractGroup {
+    let name = "create negatives (catalog)"
+
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    static func contractName(_ item: NegativeCase) -> String { "\(item.id): \(item.description)" }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend else { return }
+        let catalog = session.schemas.documents.negativeCases
+        for item in catalog.cases { session.recorder.declare(group: name, contract: Self.contractName(item)) }
+        await forEachConcurrently(catalog.cases, limit: backend.concurrency) { item in
+            await run(item, catalog: catalog, session: session, backend: backend)
+        }
+    }
+
+    private func run(_ item: NegativeCase, catalog: CaseCatalog, session: ContractSession, backend: BackendTarget) async {
+        let contract = Self.contractName(item)
+        guard backend.reserve(item.setup == nil ? 1 : 2, recorder: session.recorder) else {
+            session.recorder.skip(group: name, contract: contract, reason: "request budget reached")
+            return
+        }
+        let base = catalog.basePayload(microchipNumber: backend.microchips.next())
+        if item.setup == .createBaseFirst {
+            let setup = BackendTarget.createRequest(.object(base))
+            let answer = await backend.send(setup)
+            guard case .success(let response) = answer, response.status == 201,
+                let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue
+            else {
+                session.record(name, contract, "setup: creating the base payload did not answer 201", request: setup, expected: "201", response: answer)
+                return
+            }
+            backend.remember(id, microchip: base["microchipNumber"]?.stringValue)
+        }
+        let body: CaseBody
+        do {
+            body = try item.body(from: base)
+        } catch {
+            session.record(name, contract, "the case cannot be built: \(error.description)", request: nil, expected: nil, response: nil)
+            return
+        }
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let contentType = body.contentType { headers.insert(("Content-Type", contentType), at: 0) }
+        let request = TransportRequest(method: "POST", path: "/api/v1/announcements", headers: headers, body: Data(body.bytes))
+        await session.sendNegative(
+            request, expected: item.expected(for: backend.profile), group: name, contract: contract, caseId: item.id,
+            microchip: base["microchipNumber"]?.stringValue)
+    }
+}
+
+extension ContractSession {
+    /// Sends a create request that must be refused as `expected` (an error answer must also match
+    /// the error envelope); a create that succeeds anyway is remembered for cleanup.
+    func sendNegative(
+        _ request: TransportRequest, expected: ExpectedResponse, group: String, contract: String, caseId: String, microchip: String?
+    ) async {
+        guard let backend else { return }
+        let answer = await backend.send(request)
+        var problem: String?
+        switch answer {
+        case .failure(let error): problem = "no answer: \(error.description)"
+        case .success(let response):
+            let body = try? JSONValue.parse(response.body)
+            problem = expected.mismatch(status: response.status, body: body)
+            if problem == nil, expected.isError, let body {
+                let violations = schemas.violations(of: body, against: .errorEnvelope)
+                if !violations.isEmpty { problem = "error body does not match error-envelope.schema.json: " + violations.prefix(3).joined(separator: "; ") }
+            }
+            if (200..<300).contains(response.status), let id = body?["id"]?.stringValue {
+                backend.remember(id, microchip: microchip)
+            }
+        }
+        record(group, contract, problem, request: request, expected: expected.description, response: answer, caseId: caseId)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotJSON
+import PetSpotModel
+
+/// The catalog's photo upload cases (`Contracts/catalog/photo-upload-cases.json`): credentials,
+/// part names, sizes and file formats, against one announcement created for them; one contract
+/// per case.
+struct PhotoUploadCatalogContracts: ContractGroup {
+    let name = "photo upload (catalog)"
+
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    static func contractName(_ item: PhotoUploadCase) -> String { "\(item.id): \(item.description)" }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend else { return }
+        let cases = session.schemas.documents.photoUploadCases.cases
+        let contracts = cases.map(Self.contractName)
+        for contract in contracts { session.recorder.declare(group: name, contract: contract) }
+        guard backend.reserve(1, recorder: session.recorder) else {
+            for contract in contracts { session.recorder.skip(group: name, contract: contract, reason: "request budget reached") }
+            return
+        }
+        let created: (id: String, password: String, microchip: String)
+        switch await backend.createBase(session) {
+        case .success(let base): created = base
+        case .failure(let setup):
+            session.recordSetupFailure(name, contracts, setup, what: "creating an announcement")
+            return
+        }
+        let redactor = backend.redactor.adding(created.password)
+        await forEachConcurrently(cases, limit: backend.concurrency) { item in
+            let contract = Self.contractName(item)
+            guard backend.reserve(1, recorder: session.recorder) else {
+                session.recorder.skip(group: name, contract: contract, reason: "request budget reached")
+                return
+            }
+            let targetId: String
+            switch item.announcement {
+            case .created: targetId = created.id
+            case .unknown: targetId = UUID().uuidString.lowercased()
+            case .malformed: targetId = PhotoUploadCase.Target.malformedID
+            }
+            let request = Self.photoRequest(item, announcementId: targetId, credentials: PhotoCredentials(id: targetId, password: created.password))
+            let answer = await backend.send(request)
+            let expected = item.expected(for: backend.profile)
+            var problem: String?
+            switch answer {
+            case .failure(let error): problem = "no answer: \(error.description)"
+            case .success(let response): problem = expected.mismatch(status: response.status, body: try? JSONValue.parse(response.body))
+            }
+            session.record(name, contract, problem, request: request, expected: expected.description, response: answer, caseId: item.id, redactor: redactor)
+        }
+    }
+
+    /// The multipart upload request a catalog case describes.
+    static func photoRequest(_ item: PhotoUploadCase, announcementId: String, credentials: PhotoCredentials) -> TransportRequest {
+        let boundary = "PetSpotContractsBoundary5f2a"
+        var body = Data()
+        for part in item.otherParts {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\r\n\r\n\(part.value)\r\n".utf8))
+        }
+        if let file = item.file {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.partName)\"; filename=\"\(file.fileName)\"\r\n".utf8))
+            body.append(Data("Content-Type: \(file.contentType)\r\n\r\n".utf8))
+            body.append(Data(file.content.bytes()))
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)")]
+        if let authorization = item.authorization.headerValue(with: credentials) { headers.append(("Authorization", authorization)) }
+        return TransportRequest(method: "POST", path: "/api/v1/announcements/\(announcementId)/photos", headers: headers, body: body)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import PetSpotFlowGenerators
+import PetSpotJSON
+import PetSpotModel
+
+/// Generated reports submitted as the app submits them: create, then the photo upload with Basic
+/// auth (through the model's ``ReportSubmitter``), read back, found in the list around their
+/// location, and deleted with the admin token.
+///
+/// `check` submits what the flow code under test submits (the reference model or the adapter),
+/// each judged by the in-process mock at the case's own instant; `run` submits valid reports of
+/// either flow made now. Every report gets a microchip number unique to the run.
+struct SubmissionContracts: ContractGroup {
+    let name = "submission"
+    static let create = "create answers 201 with a create response (6-digit password, lower-case UUID v4 id)"
+    static let statusEcho = "create echoes the status"
+    static let photoUrlNull = "create answers photoUrl null"
+    static let upload = "photo upload with Basic auth answers 201"
+    static let readBack = "read back answers the announcement with photoUrl set and no managementPassword"
+    static let list = "list contains the announcement"
+    static let delete = "admin delete answers 204, then the announcement is 404"
+
+    /// Bytes uploaded per photo at most (the declared type's magic bytes, padded).
+    static let maxPhotoBytes = 64 * 1024
+
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend else { return }
+        for contract in [Self.create, Self.statusEcho, Self.photoUrlNull, Self.upload, Self.readBack, Self.list, Self.delete] {
+            session.recorder.declare(group: name, contract: contract)
+        }
+        if backend.adminToken == nil {
+            session.recorder.skip(group: name, contract: Self.delete, reason: "no --admin-token given")
+        }
+        let reports = await backend.submissions()
+        await forEachConcurrently(reports, limit: backend.serverClock == nil ? backend.concurrency : 1) { report in
+            backend.serverClock?(report.flowCase.context.now)
+            await submit(report, session: session, backend: backend)
+        }
+        backend.serverClock?(nil)
+    }
+
+    private func submit(_ report: BackendTarget.Submission, session: ContractSession, backend: BackendTarget) async {
+        guard backend.reserve(backend.adminToken == nil ? 4 : 6, recorder: session.recorder) else { return }
+        let flowCase = report.flowCase
+        var payload = report.payload
+        let microchip = backend.microchips.next()
+        payload[.chipNumber] = .string(microchip)
+        let recording = RecordingTransport(backend.transport)
+        let outcome = await ReportSubmitter(transport: recording).submit(payload, photo: Self.photo(for: flowCase))
+        let exchanges = recording.exchanges
+        guard let createExchange = exchanges.first else { return }
+        let input = flowCase.json
+
+        // Create.
+        var redactor = backend.redactor
+        var createdId: String?
+        var createProblem: String?
+        var echoProblem: String?
+        var photoUrlProblem: String?
+        switch createExchange.response {
+        case .failure(let error):
+            createProblem = "no answer: \(error.description)"
+        case .success(let response):
+            if response.status != 201 {
+                createProblem = "expected 201, got \(response.status)"
+            } else if let body = try? JSONValue.parse(response.body) {
+                if let password = body["managementPassword"]?.stringValue { redactor = redactor.adding(password) }
+                createdId = body["id"]?.stringValue
+                createProblem = Self.createResponseProblem(body, schemas: session.schemas)
+                if body["status"] != .string(payload.status.wireValue) {
+                    echoProblem = "status is \(body["status"]?.serialized() ?? "missing"), sent \"\(payload.status.wireValue)\""
+                }
+                if body["photoUrl"] != .null {
+                    photoUrlProblem = "photoUrl is \(body["photoUrl"]?.serialized() ?? "missing"), expected null"
+                }
+            } else {
+                createProblem = "body is not JSON"
+            }
+        }
+        if let createdId { backend.remember(createdId, microchip: microchip) }
+        let createExpected = "201 with the stored announcement, a 6-digit managementPassword, status \(payload.status.wireValue), photoUrl null"
+        func record(_ contract: String, _ problem: String?, _ exchange: RecordingTransport.Exchange, expected: String) {
+            session.record(name, contract, problem, request: exchange.request, expected: expected, response: exchange.response, input: input, redactor: redactor)
+        }
+        record(Self.create, createProblem, createExchange, expected: createExpected)
+        guard let id = createdId else {
+            session.progress?.advance(failed: 1)
+            return
+        }
+        record(Self.statusEcho, echoProblem, createExchange, expected: createExpected)
+        record(Self.photoUrlNull, photoUrlProblem, createExchange, expected: createExpected)
+
+        // Photo upload.
+        var uploaded = false
+        if exchanges.count > 1 {
+            let upload = exchanges[1]
+            var problem: String?
+            switch upload.response {
+            case .failure(let error): problem = "no answer: \(error.description)"
+            case .success(let response): problem = response.status == 201 ? nil : "expected 201, got \(response.status)"
+            }
+            uploaded = problem == nil
+            record(Self.upload, problem, upload, expected: "201 {}")
+        } else if case .failure(let failure) = outcome {
+            record(Self.upload, "the submitter did not upload: \(failure)", createExchange, expected: "201 {}")
+        }
+
+        // Read back.
+        let readRequest = BackendTarget.getRequest("/api/v1/announcements/\(id)")
+        let read = await backend.send(readRequest)
+        session.record(
+            name, Self.readBack, Self.readBackProblem(read, id: id, uploaded: uploaded, schemas: session.schemas), request: readRequest,
+            expected: "200 with the announcement, photoUrl /images/\(id).{ext}", response: read, input: input, redactor: redactor)
+
+        // List (only announcements with a photo are listed).
+        if uploaded {
+            let latitude = payload[.latitude]?.serialized() ?? "0", longitude = payload[.longitude]?.serialized() ?? "0"
+            let listRequest = BackendTarget.getRequest("/api/v1/announcements?lat=\(latitude)&lng=\(longitude)&range=1")
+            let list = await backend.send(listRequest)
+            session.record(
+                name, Self.list, Self.listProblem(list, id: id, schemas: session.schemas), request: listRequest,
+                expected: "200 {\"data\": [...]} containing \(id)", response: list, input: input, redactor: redactor)
+        }
+
+        // Admin delete, then 404.
+        if let adminToken = backend.adminToken {
+            let deleteRequest = BackendTarget.adminDeleteRequest(id: id, authorization: adminToken)
+            let deletion = await backend.send(deleteRequest)
+            var problem: String?
+            var gone = false
+            switch deletion {
+            case .failure(let error): problem = "no answer: \(error.description)"
+            case .success(let response) where response.status == 204:
+                gone = true
+                backend.markDeleted(id)
+                switch await backend.send(readRequest) {
+                case .success(let answer) where answer.status != 404: problem = "after the delete, GET answers \(answer.status), expected 404"
+                case .failure(let error): problem = "after the delete, GET has no answer: \(error.description)"
+                default: break
+                }
+            case .success(let response): problem = "expected 204, got \(response.status)"
+            }
+            session.record(
+                name, Self.delete, problem, request: deleteRequest, expected: gone ? "404 after the delete" : "204", response: deletion,
+                input: input, redactor: redactor)
+        }
+        session.progress?.advance()
+    }
+
+    /// The photo the case attached, with bytes of its declared type (PNG or JPEG magic bytes)
+    /// at most ``maxPhotoBytes`` long.
+    static func photo(for flowCase: FlowCase) -> PhotoAttachment {
+        let declared = flowCase.inputs.photo
+        let size = min(max(declared?.byteCount ?? 1, 1), maxPhotoBytes)
+        let mimeType = declared?.mimeType ?? "image/jpeg"
+        return PhotoAttachment(
+            fileName: declared?.fileName ?? "photo.jpg", mimeType: mimeType,
+            contents: PhotoContents.bytes(mimeType: mimeType.lowercased() == "image/png" ? "image/png" : "image/jpeg", count: size))
+    }
+
+    /// What is wrong with a 201 create body, or `nil`.
+    static func createResponseProblem(_ body: JSONValue, schemas: ContractSchemas) -> String? {
+        let violations = schemas.violations(of: body, against: .createResponse)
+        if !violations.isEmpty { return "body does not match create-response.schema.json: " + violations.prefix(3).joined(separator: "; ") }
+        do {
+            let decoded = try CreateAnnouncementResponse(json: body)
+            if let number = Int(decoded.managementPassword), !(100_000...999_999).contains(number) {
+                return "managementPassword is outside 100000-999999"
+            }
+            if !isLowercaseUUIDv4(decoded.announcement.id) { return "id \(decoded.announcement.id) is not a lower-case UUID v4" }
+            return nil
+        } catch {
+            return "create response: \(error.description)"
+        }
+    }
+
+    static func readBackProblem(
+        _ read: Result<TransportResponse, TransportError>, id: String, uploaded: Bool, schemas: ContractSchemas
+    ) -> String? {
+        switch read {
+        case .failure(let error): return "no answer: \(error.description)"
+        case .success(let response):
+            guard response.status == 200 else { return "expected 200, got \(response.status)" }
+            guard let body = try? JSONValue.parse(response.body) else { return "body is not JSON" }
+            if body["managementPassword"] != nil { return "the answer contains managementPassword" }
+            let violations = schemas.violations(of: body, against: .announcement)
+            if !violations.isEmpty { return "body does not match announcement.schema.json: " + violations.prefix(3).joined(separator: "; ") }
+            if uploaded, !(body["photoUrl"]?.stringValue?.hasPrefix("/images/\(id).") ?? false) {
+                return "photoUrl is \(body["photoUrl"]?.serialized() ?? "missing"), expected /images/\(id).{ext}"
+            }
+            return nil
+        }
+    }
+
+    static func listProblem(_ list: Result<TransportResponse, TransportError>, id: String, schemas: ContractSchemas) -> String? {
+        switch list {
+        case .failure(let error): return "no answer: \(error.description)"
+        case .success(let response):
+            guard response.status == 200 else { return "expected 200, got \(response.status)" }
+            guard let body = try? JSONValue.parse(response.body) else { return "body is not JSON" }
+            let violations = schemas.violations(of: body, against: .listResponse)
+            if !violations.isEmpty { return "body does not match list-response.schema.json: " + violations.prefix(3).joined(separator: "; ") }
+            let ids = body["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            return ids.contains(id) ? nil : "the list around the announcement's location does not contain \(id) (\(ids.count) listed)"
+        }
+    }
+
+    static func isLowercaseUUIDv4(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            switch index {
+            case 8, 13, 18, 23: if byte != UInt8(ascii: "-") { return false }
+            case 14: if byte != UInt8(ascii: "4") { return false }
+            case 19: if !"89ab".utf8.contains(byte) { return false }
+            default: if !"0123456789abcdef".utf8.contains(byte) { return false }
+            }
+        }
+        return true
+    }
+}

@@ -73,13 +73,13 @@ package enum ContentDecodingError: Error, Sendable, Equatable, CustomStringConve
 /// complement does not match, a truncated stream, a bad trailer) is a
 /// ``ContentDecodingError/corrupt(_:)``; nothing traps.
 package enum Inflater {
-    /// Decodes one or more gzip members; bytes after the last member that do not start another
-    /// are ignored, as Node.js does.
+    /// Decodes one or more gzip members. As in Node.js, bytes after a member are read as the
+    /// next member unless they start with a zero byte (padding, ignored with the rest).
     package static func gunzip(_ bytes: [UInt8], maxOutputBytes: Int) throws(ContentDecodingError) -> [UInt8] {
         var output: [UInt8] = []
         var offset = 0
         var members = 0
-        while members == 0 || (offset + 1 < bytes.count && bytes[offset] == 0x1F && bytes[offset + 1] == 0x8B) {
+        while members == 0 || (offset < bytes.count && bytes[offset] != 0) {
             offset = try gunzipMember(bytes, from: offset, into: &output, maxOutputBytes: maxOutputBytes)
             members += 1
         }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PetSpotHTTP
+import PetSpotHTTP
 import Testing
 
 /// The DEFLATE decoder behind gzip and deflate request bodies, against bytes made by

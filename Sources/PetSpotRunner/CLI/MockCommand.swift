@@ -86,10 +86,12 @@ struct MockCommand: RunnerCommand {
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
         if listsDefects {
+            let width = MockDefect.allCases.map(\.name.count).max() ?? 0
             for surface in MockDefect.Surface.allCases {
                 for defect in MockDefect.defects(of: surface) {
-                    let profiles = defect.profiles.count == BackendProfile.allCases.count ? "" : " (production profile)"
-                    output.line("\(defect.name)  [\(surface.rawValue)] \(defect.summary)\(profiles)")
+                    let profiles = defect.profiles.count == BackendProfile.allCases.count ? "" : " (production profile only)"
+                    let padding = String(repeating: " ", count: width - defect.name.count)
+                    output.line("\(defect.name)\(padding)  \(surface.rawValue): \(defect.summary)\(profiles)")
                 }
             }
             return .success

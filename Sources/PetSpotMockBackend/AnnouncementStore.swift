@@ -25,9 +25,9 @@ struct StoredAnnouncement: Sendable {
 }
 
 /// The in-memory announcement store and the `/images` files: every operation holds one lock, so
-/// concurrent requests see a consistent store and an accepted create is never lost. The
-/// microchip uniqueness check and the insert happen under the same lock (production's
-/// pre-check can race; see backend-contract.md).
+/// concurrent requests see a consistent store and an accepted create is never lost. The insert
+/// refuses a taken microchip under the same lock, like the database's unique index (production
+/// checks first with ``isMicrochipTaken(_:)``, and two creates can both pass that check).
 ///
 /// Files are kept apart from the announcements, as production keeps them on disk: the file of
 /// an announcement is written by an upload, replaced by the next one, and removed with the
@@ -53,6 +53,11 @@ final class AnnouncementStore: Sendable {
             if let microchipKey { state.microchipOwners[microchipKey] = record.id }
             return record
         }
+    }
+
+    /// Whether a stored announcement uses `microchipKey` (production's pre-check).
+    func isMicrochipTaken(_ microchipKey: String) -> Bool {
+        state.withLock { $0.microchipOwners[microchipKey] != nil }
     }
 
     func record(id: String) -> StoredAnnouncement? {

@@ -132,12 +132,17 @@ public final class MockBackend: Sendable {
         }
     }
 
-    /// What every answer shares: the CORS header, error Content-Type, and no body for `HEAD`.
+    /// What every answer shares: the CORS header, error Content-Type, `Content-Length` (as the
+    /// HTTP server writes it, so in-process answers carry the same headers), and no body for
+    /// `HEAD`.
     private func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var response = response
         if !behaviour.has(.routingNoCORS) { response.headers.set("Access-Control-Allow-Origin", "*") }
         if response.status >= 400 && behaviour.has(.routingErrorsTextPlain) {
             response.headers.set("Content-Type", "text/plain; charset=utf-8")
+        }
+        if response.status >= 200 && response.status != 204 && response.status != 304 {
+            response.headers.set("Content-Length", String(response.body.count))
         }
         return request.method == "HEAD" ? response.forHeadRequest() : response
     }
@@ -247,6 +252,10 @@ public final class MockBackend: Sendable {
         let microchipKey: String? = object["microchipNumber"]?.stringValue.map {
             profile == .strict ? JavaScript.trim($0) : $0
         }
+        // Production checks for a duplicate first and inserts later: two concurrent creates can
+        // both pass the check, and the unique index then fails the later insert with a 500. The
+        // strict profile checks and claims atomically.
+        if profile == .production, let microchipKey, store.isMicrochipTaken(microchipKey) { throw .microchipTaken }
         let id = UUID().uuidString.lowercased()
         let password = String(UInt32.random(in: 100_000...999_999))
         let timestamp = JavaScript.isoString(milliseconds: now)
@@ -255,7 +264,9 @@ public final class MockBackend: Sendable {
             StoredAnnouncement(id: id, sequence: sequence, representation: representation,
                                password: SaltedPasswordHash(password: password), microchipKey: microchipKey, photo: nil)
         }
-        guard stored != nil else { throw .microchipTaken }
+        guard stored != nil else {
+            throw profile == .production ? .internalFailure("UNIQUE constraint failed: announcements.microchipNumber") : .microchipTaken
+        }
         var answer = representation
         answer["managementPassword"] = .string(password)
         return MockResponses.json(status: 201, .object(answer))

@@ -139,7 +139,22 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
 
     /// The part of the contract a defect breaks.
     public enum Surface: String, Sendable, CaseIterable {
-        case list, details, photo, adminDelete = "admin delete", echo, routing, create, messages
+        /// `GET /api/v1/announcements` and its location filter.
+        case list
+        /// `GET /api/v1/announcements/{id}`.
+        case details
+        /// The photo upload and `GET /images/{id}.{ext}`.
+        case photo
+        /// `DELETE /api/admin/v1/announcements/{id}` (and `/api/v1/...`).
+        case adminDelete = "admin delete"
+        /// What create, details and list echo of the stored values.
+        case echo
+        /// Routing and the HTTP behaviour every route shares.
+        case routing
+        /// The create rules and their order.
+        case create
+        /// The error envelope's messages.
+        case messages
     }
 
     /// The defect's name on the command line (`--break NAME`).
@@ -265,6 +280,7 @@ public struct MockDefectParseError: Error, Sendable, Equatable, CustomStringConv
     /// The name as written (trimmed; empty for an empty list item).
     public let name: String
 
+    /// `unknown defect 'NAME' (see --break list)`, or the empty-name sentence.
     public var description: String {
         name.isEmpty ? "empty defect name in the list" : "unknown defect '\(name)' (see --break list)"
     }

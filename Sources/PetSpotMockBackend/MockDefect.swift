@@ -136,6 +136,8 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     case messagesGeneric = "messages-generic"
     /// zod's default messages replace production's own (`Number must be less than or equal to 90`).
     case messagesZodDefaults = "messages-zod-defaults"
+    /// The unknown-key message loses its key (`is not a valid field`).
+    case messagesUnknownKeyUnnamed = "messages-unknown-key-unnamed"
 
     /// The part of the contract a defect breaks.
     public enum Surface: String, Sendable, CaseIterable {
@@ -184,7 +186,7 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
              .createContactUnchecked, .createUnknownKeyFirst, .createContactBeforeFields, .createDeepJSON500, .createHugeExponent500,
              .createBodyLimit500:
             .create
-        case .messagesGeneric, .messagesZodDefaults: .messages
+        case .messagesGeneric, .messagesZodDefaults, .messagesUnknownKeyUnnamed: .messages
         }
     }
 
@@ -193,7 +195,8 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     /// contracted are production's.
     public var profiles: Set<BackendProfile> {
         switch self {
-        case .createEmptyOptionalRefused, .echoEmptyStringKept, .messagesGeneric, .messagesZodDefaults: [.production]
+        case .createEmptyOptionalRefused, .echoEmptyStringKept, .messagesGeneric, .messagesZodDefaults, .messagesUnknownKeyUnnamed:
+            [.production]
         default: Set(BackendProfile.allCases)
         }
     }
@@ -254,6 +257,7 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case .createBodyLimit500: "a body over 100 KB answers 500 instead of 413"
         case .messagesGeneric: "production's error messages are replaced by generic ones"
         case .messagesZodDefaults: "zod's default messages replace production's own rule messages"
+        case .messagesUnknownKeyUnnamed: "the unknown-key message loses its key: 'is not a valid field'"
         }
     }
 

@@ -145,6 +145,7 @@ struct MockBehaviour: Sendable {
         var error = envelope(problem)
         if isProduction {
             if has(.messagesZodDefaults), let zod = MockBehaviour.zodDefaultMessage(problem) { error.message = zod }
+            if has(.messagesUnknownKeyUnnamed), case .unknownKey = problem { error.message = "is not a valid field" }
             if has(.messagesGeneric) { error.message = MockBehaviour.genericMessage(status: error.status) }
         }
         return error

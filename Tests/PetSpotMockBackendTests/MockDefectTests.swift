@@ -206,6 +206,9 @@ struct MockDefectTests {
         Probe(.messagesZodDefaults, healthy: "latitude must be between -90 and 90", broken: "Number must be less than or equal to 90") { backend in
             message(backend.answer(createRequest(createBody([("locationLatitude", 91)])))) ?? "none"
         },
+        Probe(.messagesUnknownKeyUnnamed, healthy: "caregiverPhone is not a valid field", broken: "is not a valid field") { backend in
+            message(backend.answer(createRequest(createBody([("caregiverPhone", "1")])))) ?? "none"
+        },
     ]
 
     @Test("every defect has a probe, and there are at least 30 over every surface")
@@ -213,7 +216,7 @@ struct MockDefectTests {
         #expect(Set(Self.probes.map(\.defect)) == Set(MockDefect.allCases))
         #expect(Self.probes.count == MockDefect.allCases.count, "one probe per defect")
         #expect(MockDefect.allCases.count >= 30)
-        for surface in MockDefect.Surface.allCases { #expect(MockDefect.defects(of: surface).count >= 2, "\(surface)") }
+        for surface in MockDefect.Surface.allCases { #expect(MockDefect.defects(of: surface).count >= 3, "\(surface)") }
         #expect(Set(MockDefect.allCases.map(\.summary)).count == MockDefect.allCases.count, "summaries are distinct")
     }
 

@@ -136,13 +136,14 @@ public final class MockBackend: Sendable {
     /// HTTP server writes it, so in-process answers carry the same headers), and no body for
     /// `HEAD`.
     private func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        // The mock's own answers carry neither header yet: adding them needs no search.
         var response = response
-        if !behaviour.has(.routingNoCORS) { response.headers.set("Access-Control-Allow-Origin", "*") }
+        if !behaviour.has(.routingNoCORS) { response.headers.add("Access-Control-Allow-Origin", "*") }
         if response.status >= 400 && behaviour.has(.routingErrorsTextPlain) {
             response.headers.set("Content-Type", "text/plain; charset=utf-8")
         }
         if response.status >= 200 && response.status != 204 && response.status != 304 {
-            response.headers.set("Content-Length", String(response.body.count))
+            response.headers.add("Content-Length", String(response.body.count))
         }
         return request.method == "HEAD" ? response.forHeadRequest() : response
     }

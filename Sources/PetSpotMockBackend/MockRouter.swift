@@ -23,22 +23,30 @@ struct MockRouter {
 
     /// The raw path of a request target: up to `?` or `#`.
     static func rawPath(of target: String) -> Substring {
-        let end = target.firstIndex { $0 == "?" || $0 == "#" } ?? target.endIndex
+        let utf8 = target.utf8
+        let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
         return target[..<end]
     }
 
     /// The route `target`'s path matches, or `nil`.
     /// - Throws: ``MockProblem/malformedPercentEncoding(_:)`` for a bad escape in an `:id`.
     func route(for target: String) throws(MockProblem) -> MockRoute? {
-        var segments = MockRouter.rawPath(of: target).split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.first == "" else { return nil }
+        // Segments as UTF-8 slices: no Character breaking, no copies.
+        var segments = MockRouter.rawPath(of: target).utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard segments.first?.isEmpty == true else { return nil }
         segments.removeFirst()
         let production = behaviour.isProduction
-        if production, segments.count > 1, segments.last == "" { segments.removeLast() }
-        func fixed(_ actual: Substring, _ expected: String) -> Bool {
-            production ? actual.lowercased() == expected : actual == expected
+        if production, segments.count > 1, segments.last?.isEmpty == true { segments.removeLast() }
+        func fixed(_ actual: Substring.UTF8View.SubSequence, _ expected: StaticString) -> Bool {
+            guard actual.count == expected.utf8CodeUnitCount else { return false }
+            return expected.withUTF8Buffer { expectedBytes in
+                zip(actual, expectedBytes).allSatisfy { actualByte, expectedByte in
+                    // Production (Express) ignores ASCII case; strict compares exactly.
+                    actualByte == expectedByte || production && actualByte | 0x20 == expectedByte && (0x41...0x5A).contains(actualByte)
+                }
+            }
         }
-        func matches(_ pattern: [String?]) -> Bool {
+        func matches(_ pattern: [StaticString?]) -> Bool {
             guard segments.count == pattern.count else { return false }
             for (actual, expected) in zip(segments, pattern) {
                 if let expected {
@@ -50,21 +58,22 @@ struct MockRouter {
             return true
         }
         func identifier(at position: Int) throws(MockProblem) -> String {
-            let raw = String(segments[position])
+            let raw = String(Substring(segments[position]))
             if let decoded = JavaScript.decodeURIComponent(raw) { return decoded }
             if behaviour.has(.routingBadEscape404) { return HTTPRequest.percentDecode(raw, plusAsSpace: false) }
             throw .malformedPercentEncoding(raw)
+        }
+        guard segments.count >= 2 else { return nil }
+        if fixed(segments[0], "images") {
+            guard segments.count == 2, !segments[1].isEmpty, let fileName = JavaScript.decodeURIComponent(String(Substring(segments[1])))
+            else { return nil }
+            return .image(fileName: fileName)
         }
         if matches(["api", "health"]) { return .health }
         if matches(["api", "v1", "announcements"]) { return .announcements }
         if matches(["api", "v1", "announcements", nil]) { return .announcement(id: try identifier(at: 3)) }
         if matches(["api", "v1", "announcements", nil, "photos"]) { return .photos(id: try identifier(at: 3)) }
         if matches(["api", "admin", "v1", "announcements", nil]) { return .adminAnnouncement(id: try identifier(at: 4)) }
-        if segments.count == 2, fixed(segments[0], "images"), !segments[1].isEmpty,
-           let fileName = JavaScript.decodeURIComponent(String(segments[1]))
-        {
-            return .image(fileName: fileName)
-        }
         return nil
     }
 }

@@ -38,14 +38,25 @@ struct RequestBodyReader {
         !request.body.isEmpty || request.headers["Content-Length"] != nil || request.headers["Transfer-Encoding"] != nil
     }
 
-    /// `application/json` with any parameters, case-insensitive.
+    /// `application/json` with any parameters, case-insensitive (compared byte by byte: this
+    /// runs on every request).
     static func isJSONMediaType(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return mediaType.trimmingASCIIWhitespace().lowercased() == "application/json"
+        let expected: StaticString = "application/json"
+        var bytes = contentType.utf8[...]
+        if let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) { bytes = bytes[..<semicolon] }
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        guard bytes.count == expected.utf8CodeUnitCount else { return false }
+        return expected.withUTF8Buffer { expectedBytes in
+            zip(bytes, expectedBytes).allSatisfy { actual, wanted in
+                ((0x41...0x5A).contains(actual) ? actual | 0x20 : actual) == wanted
+            }
+        }
     }
 
     /// The lower-cased value of a media type parameter (`charset`), unquoted, or `nil`.
     static func parameter(_ name: String, of contentType: String) -> String? {
+        guard contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
         for part in contentType.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingASCIIWhitespace().lowercased() == name else { continue }

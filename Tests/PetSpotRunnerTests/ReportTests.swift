@@ -34,10 +34,10 @@ struct ReportTests {
         let json = Self.sampleReport().json
         let object = try #require(json.objectValue)
         #expect(object.keys == [
-            "reportVersion", "tool", "toolVersion", "command", "arguments", "target", "seed", "startedAt",
+            "reportVersion", "tool", "toolVersion", "command", "arguments", "target", "seed", "replay", "startedAt",
             "durationSeconds", "summary", "groups", "leftovers", "notes",
         ])
-        #expect(object["reportVersion"] == 1)
+        #expect(object["reportVersion"] == 2)
         #expect(object["seed"] == "42")
         #expect(object["summary"]?.objectValue?.keys == ["contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"])
         #expect(object["summary"]?["failed"] == 1)
@@ -76,7 +76,7 @@ struct ReportTests {
         #expect(suites[1].attribute(forName: "failures")?.stringValue == "1")
         let cases = suites[1].elements(forName: "testcase")
         #expect(cases.first?.attribute(forName: "name")?.stringValue == "age \"zero\" & more")
-        #expect(cases.first?.attribute(forName: "classname")?.stringValue == "negatives <&>")
+        #expect(cases.first?.attribute(forName: "classname")?.stringValue == "check: negatives <&>")
         let failure = try #require(cases.first?.elements(forName: "failure").first)
         #expect(failure.attribute(forName: "message")?.stringValue?.contains("expected 400, got 201") == true)
         #expect(failure.stringValue?.contains("replay: petspot-contracts check --seed 42") == true)

@@ -88,6 +88,7 @@ package final class ContractSession: Sendable {
         self.progress = progress
         self.flows = flows
         self.backend = backend
+        recorder.setReplay(replay)
     }
 }
 

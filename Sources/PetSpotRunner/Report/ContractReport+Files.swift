@@ -5,14 +5,15 @@ extension ContractReport {
     /// The `--report-json` document: versioned, keys in a fixed order.
     ///
     /// ```json
-    /// {"reportVersion": 1, "tool": "petspot-contracts", "toolVersion": "1.0.0", "command": "check",
-    ///  "arguments": [...], "target": "...", "seed": "123", "startedAt": "...", "durationSeconds": 1.5,
+    /// {"reportVersion": 2, "tool": "petspot-contracts", "toolVersion": "1.0.0", "command": "check",
+    ///  "arguments": [...], "target": "...", "seed": "123", "replay": "...", "startedAt": "...", "durationSeconds": 1.5,
     ///  "summary": {"contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"},
     ///  "groups": [{"name", "durationSeconds", "contracts": [{"name", "status", "casesRun",
     ///     "casesFailed", "durationSeconds", "skipReason", "failures": [...]}]}],
     ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...]}
     /// ```
     /// The seed is a string (a 64-bit number does not fit every JSON reader's numbers).
+    /// `docs/report.schema.json` is the format's JSON Schema.
     public var json: JSONValue {
         let totals = summary
         let members: [JSONObject.Element] = [
@@ -23,6 +24,7 @@ extension ContractReport {
             ("arguments", .array(arguments.map { .string($0) })),
             ("target", .string(target)),
             ("seed", seed.map { .string(String($0)) } ?? .null),
+            ("replay", replay.map { .string($0) } ?? .null),
             ("startedAt", .string(Self.iso8601(startedAt))),
             ("durationSeconds", Self.number(durationSeconds)),
             ("summary", .object(JSONObject([
@@ -87,8 +89,11 @@ extension ContractReport {
         ]))
     }
 
-    /// A JUnit XML document: one `<testsuite>` per group, one `<testcase>` per contract, a
-    /// `<failure>` per failing contract (message and details), `<skipped>` for skipped ones.
+    /// A JUnit XML document: one `<testsuite>` per group (its `<properties>`: seed, replay,
+    /// target, group), one `<testcase>` per contract with its time and a classname without dots
+    /// or paths (``junitClassName(command:group:)``), a `<failure>` per failing contract (message
+    /// and details, and `<properties>` with the first failure's seed, replay and case),
+    /// `<skipped>` for skipped ones.
     public var junitXML: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = summary
@@ -100,11 +105,11 @@ extension ContractReport {
             xml += "  <testsuite name=\"\(Self.xml(group.name))\" tests=\"\(group.contracts.count)\" failures=\"\(failed)\" "
                 + "errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.seconds(group.durationSeconds))\" "
                 + "timestamp=\"\(Self.iso8601(startedAt).replacingOccurrences(of: "Z", with: ""))\">\n"
-            if let seed {
-                xml += "    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
-            }
+            let suiteProperties = Self.junitProperties(
+                [("seed", seed.map { String($0) }), ("replay", replayLine), ("target", target), ("group", group.name)], indent: "    ")
+            if !suiteProperties.isEmpty { xml += suiteProperties + "\n" }
             for contract in group.contracts {
-                xml += "    <testcase classname=\"\(Self.xml(group.name))\" name=\"\(Self.xml(contract.name))\" "
+                xml += "    <testcase classname=\"\(Self.xml(Self.junitClassName(command: command, group: group.name)))\" name=\"\(Self.xml(contract.name))\" "
                     + "time=\"\(Self.seconds(contract.durationSeconds))\""
                 switch contract.status {
                 case .passed:
@@ -118,7 +123,11 @@ extension ContractReport {
                     for (index, failure) in contract.failures.enumerated() {
                         details += Self.failureLines(number: index + 1, group: group.name, contract: contract.name, failure)
                     }
-                    xml += ">\n      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"
+                    let shown = contract.failures.first
+                    let caseProperties = Self.junitProperties(
+                        [("seed", shown?.seed.map { String($0) }), ("replay", shown?.replay), ("case", shown?.caseId)], indent: "      ")
+                    xml += ">\n" + (caseProperties.isEmpty ? "" : caseProperties + "\n")
+                        + "      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"
                         + Self.xml(details.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
                 }
             }

@@ -16,8 +16,9 @@ import PetSpotJSON
 /// let report = recorder.report(command: "check", arguments: [], target: "reference model", seed: 1, startedAt: Date())
 /// ```
 public struct ContractReport: Sendable {
-    /// The version of the JSON report format; bumped on any incompatible change.
-    public static let reportVersion = 1
+    /// The version of the JSON report format (`docs/report.schema.json`); bumped on any change
+    /// to it. Version 2 added `replay` and gives every failure with a replay line its seed.
+    public static let reportVersion = 2
     /// The tool's name.
     public static let tool = "petspot-contracts"
     /// The tool's version, written into reports.
@@ -41,6 +42,8 @@ public struct ContractReport: Sendable {
     public var leftovers: [Leftover]
     /// Remarks about the run (skipped groups, adapter restarts, budgets reached).
     public var notes: [String]
+    /// The command line that replays the run, when the run knows it.
+    public var replay: String?
 
     /// Creates a report.
     public init(
@@ -260,6 +263,12 @@ public final class ContractRecorder: @unchecked Sendable {
     private var groups: [GroupOutcome] = []
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
+    private var replay: String?
+    /// Per group, when its last case was recorded (or the group was first seen).
+    private var groupClocks: [String: ContinuousClock.Instant] = [:]
+    /// Per group and contract, the wall-clock time between each of its cases and the group's
+    /// previous event: the duration of contracts whose callers do not measure their own.
+    private var attributedSeconds: [String: [String: Double]] = [:]
 
     /// An empty recorder.
     public init() {}
@@ -270,9 +279,12 @@ public final class ContractRecorder: @unchecked Sendable {
     }
 
     /// Records `count` passing cases.
+    ///
+    /// Without `seconds`, the contract is charged the time since its group's previous case.
     public func pass(group: String, contract: String, count: Int = 1, seconds: Double = 0) {
         lock.withLock {
             let (g, c) = indices(group, contract)
+            tick(group, contract)
             groups[g].contracts[c].casesRun += count
             groups[g].contracts[c].durationSeconds += seconds
         }
@@ -282,6 +294,7 @@ public final class ContractRecorder: @unchecked Sendable {
     public func fail(group: String, contract: String, _ failure: ContractFailure, seconds: Double = 0) {
         lock.withLock {
             let (g, c) = indices(group, contract)
+            tick(group, contract)
             groups[g].contracts[c].casesRun += 1
             groups[g].contracts[c].casesFailed += 1
             groups[g].contracts[c].durationSeconds += seconds
@@ -295,6 +308,7 @@ public final class ContractRecorder: @unchecked Sendable {
     public func skip(group: String, contract: String, reason: String) {
         lock.withLock {
             let (g, c) = indices(group, contract)
+            tick(group, contract)
             groups[g].contracts[c].skipReason = reason
         }
     }
@@ -302,6 +316,11 @@ public final class ContractRecorder: @unchecked Sendable {
     /// Records an announcement left on the target.
     public func leave(_ leftover: Leftover) {
         lock.withLock { leftovers.append(leftover) }
+    }
+
+    /// Sets the command line that replays the run.
+    public func setReplay(_ line: String) {
+        lock.withLock { replay = line }
     }
 
     /// Adds a remark to the report.
@@ -319,10 +338,22 @@ public final class ContractRecorder: @unchecked Sendable {
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
     ) -> ContractReport {
         lock.withLock {
-            ContractReport(
+            var report = ContractReport(
                 command: command, arguments: Redactor().arguments(arguments), target: target, seed: seed, startedAt: startedAt,
                 durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes)
+            report.replay = replay
+            report.completeTimesAndSeeds(attributedSeconds: attributedSeconds)
+            return report
         }
+    }
+
+    /// Charges `contract` the time since its group's previous event (guarded by `lock`).
+    private func tick(_ group: String, _ contract: String) {
+        let now = ContinuousClock.now
+        let elapsed = now - (groupClocks[group] ?? now)
+        groupClocks[group] = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        attributedSeconds[group, default: [:]][contract, default: 0] += seconds
     }
 
     private func indices(_ group: String, _ contract: String) -> (Int, Int) {
@@ -330,6 +361,7 @@ public final class ContractRecorder: @unchecked Sendable {
         if let index = groups.firstIndex(where: { $0.name == group }) {
             g = index
         } else {
+            groupClocks[group] = ContinuousClock.now
             groups.append(GroupOutcome(name: group))
             g = groups.count - 1
         }

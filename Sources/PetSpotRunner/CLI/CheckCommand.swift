@@ -13,7 +13,7 @@ import PetSpotMockTransport
 struct CheckCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "check",
-        synopsis: "[--cases N] [--seed S] [--sut \"CMD\"] [--sut-timeout SEC] [--shrink-seconds SEC] [--report-json FILE] [--junit FILE] [--no-mock] [--no-progress]",
+        synopsis: "[--cases N] [--seed S] [--sut \"CMD\"] [--sut-timeout SEC] [--shrink-seconds SEC] [--report-json FILE] [--junit FILE] [--report-html FILE] [--github-annotations] [--no-mock] [--no-progress]",
         summary: "Check generated report flows against the contracts and the in-process strict mock (no network).",
         discussion: """
             Generates Missing and Found flows (valid and hostile input), runs them through the reference model or, \
@@ -30,6 +30,8 @@ struct CheckCommand: RunnerCommand {
             OptionSpec("--shrink-seconds", value: "SEC", default: "10", help: "Time the shrinker may spend on one failure."),
             .reportJSON,
             .junit,
+            .reportHTML,
+            .githubAnnotations,
             OptionSpec("--no-mock", help: "Check the flow answers only: skip the in-process mock backend."),
             .noProgress,
         ],
@@ -46,6 +48,7 @@ struct CheckCommand: RunnerCommand {
     let shrinkSeconds: Double
     let reportJSON: String?
     let junit: String?
+    let outputs: ReportOutputs
     let showsProgress: Bool
     let usesMock: Bool
     let arguments: [String]
@@ -58,6 +61,7 @@ struct CheckCommand: RunnerCommand {
         shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 10, in: 0...3600)
         reportJSON = try parsed.nonEmpty("--report-json")
         junit = try parsed.nonEmpty("--junit")
+        outputs = try ReportOutputs(parsed)
         showsProgress = !parsed.flag("--no-progress")
         usesMock = !parsed.flag("--no-mock")
         self.arguments = arguments
@@ -106,6 +110,7 @@ struct CheckCommand: RunnerCommand {
         if let reportJSON { try report.writeJSON(to: reportJSON) }
         if let junit { try report.writeJUnit(to: junit) }
         output.line(report.consoleText)
+        try outputs.write(report, output: output)
         return report.exitCode
     }
 }

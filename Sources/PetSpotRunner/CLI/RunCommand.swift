@@ -12,7 +12,7 @@ import FoundationNetworking
 struct RunCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "run",
-        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--no-progress]",
+        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--report-html FILE] [--github-annotations] [--no-progress]",
         summary: "Check a running backend over HTTP: generated reports, the catalog's negative cases, photo uploads.",
         discussion: """
             Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
@@ -31,6 +31,8 @@ struct RunCommand: RunnerCommand {
             OptionSpec("--timeout", value: "SEC", default: "10", help: "Per-request time limit in seconds."),
             .reportJSON,
             .junit,
+            .reportHTML,
+            .githubAnnotations,
             .noProgress,
         ],
         examples: [
@@ -48,6 +50,7 @@ struct RunCommand: RunnerCommand {
     let timeout: Double
     let reportJSON: String?
     let junit: String?
+    let outputs: ReportOutputs
     let showsProgress: Bool
     let arguments: [String]
 
@@ -70,6 +73,7 @@ struct RunCommand: RunnerCommand {
         timeout = try parsed.seconds("--timeout", default: 10, in: 0.1...600)
         reportJSON = try parsed.nonEmpty("--report-json")
         junit = try parsed.nonEmpty("--junit")
+        outputs = try ReportOutputs(parsed, environment: environment)
         showsProgress = !parsed.flag("--no-progress")
         self.arguments = arguments
     }
@@ -108,6 +112,7 @@ struct RunCommand: RunnerCommand {
         if let reportJSON { try report.writeJSON(to: reportJSON) }
         if let junit { try report.writeJUnit(to: junit) }
         output.line(report.consoleText)
+        try outputs.write(report, output: output)
         return report.exitCode
     }
 

@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import PetSpotJSON
+import Testing
+@testable import PetSpotRunner
+
+@Suite("CI-native reports: JUnit and GitHub annotations")
+struct CIReportTests {
+    static func testcases(_ run: ReportRun) throws -> [XMLElement] {
+        let document = try XMLDocument(contentsOf: run.junitURL, options: [])
+        let suites = try #require(document.rootElement()).elements(forName: "testsuite")
+        return suites.flatMap { $0.elements(forName: "testcase") }
+    }
+
+    @Test("JUnit classnames have no dots, slashes or paths, and name the command", .timeLimit(.minutes(3)))
+    func classNames() async throws {
+        for run in [try await ReportRuns.passingCheck.value, try await ReportRuns.hostileRun.value] {
+            let classNames = Set(try Self.testcases(run).compactMap { $0.attribute(forName: "classname")?.stringValue })
+            #expect(!classNames.isEmpty)
+            for name in classNames {
+                #expect(!name.contains(".") && !name.contains("/") && !name.contains("\\"), "\(name)")
+                #expect(name.hasPrefix("check: ") || name.hasPrefix("run: "), "\(name)")
+            }
+        }
+        let check = try await ReportRuns.passingCheck.value
+        let names = Set(try Self.testcases(check).compactMap { $0.attribute(forName: "classname")?.stringValue })
+        #expect(names.contains("check: regressions"))
+        #expect(ContractReport.junitClassName(command: "run", group: "a.b/c (x/y.json)") == "run: a-b-c")
+    }
+
+    @Test("run's JUnit testcases carry real times that add up to their suite's", .timeLimit(.minutes(3)))
+    func runTimes() async throws {
+        let run = try await ReportRuns.hostileRun.value
+        let document = try XMLDocument(contentsOf: run.junitURL, options: [])
+        var timedSuites = 0
+        for suite in try #require(document.rootElement()).elements(forName: "testsuite") {
+            let cases = suite.elements(forName: "testcase")
+            let times = cases.compactMap { $0.attribute(forName: "time")?.stringValue.flatMap(Double.init) }
+            #expect(times.count == cases.count)
+            let suiteTime = try #require(suite.attribute(forName: "time")?.stringValue.flatMap(Double.init))
+            #expect(abs(times.reduce(0, +) - suiteTime) < 0.002 * Double(max(1, cases.count)))
+            if times.contains(where: { $0 > 0 }) { timedSuites += 1 }
+        }
+        let report = try run.json()
+        let groupsThatRan = (report["groups"]?.arrayValue ?? []).filter { group in
+            (group["contracts"]?.arrayValue ?? []).contains { ($0["casesRun"]?.numberValue?.intValue ?? 0) > 0 }
+        }
+        #expect(timedSuites >= groupsThatRan.count - 1, "every suite that ran cases has a measured time (one may round to 0.000)")
+        #expect((report["durationSeconds"]?.numberValue?.doubleValue ?? 0) > 0)
+        let total = (report["groups"]?.arrayValue ?? []).reduce(0.0) { $0 + ($1["durationSeconds"]?.numberValue?.doubleValue ?? 0) }
+        #expect(total > 0)
+    }
+
+    @Test("suites carry the seed and replay; failing testcases their failure's seed, replay and case", .timeLimit(.minutes(3)))
+    func properties() async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        let document = try XMLDocument(contentsOf: run.junitURL, options: [])
+        for suite in try #require(document.rootElement()).elements(forName: "testsuite") {
+            let properties = Self.properties(of: suite)
+            #expect(properties["seed"] == "7")
+            #expect(properties["replay"]?.hasPrefix("petspot-contracts check --seed 7") == true)
+        }
+        let failing = try Self.testcases(run).filter { !$0.elements(forName: "failure").isEmpty }
+        #expect(!failing.isEmpty)
+        for testcase in failing {
+            let properties = Self.properties(of: testcase)
+            #expect(properties["seed"] == "7")
+            #expect(properties["replay"]?.contains("--break status-lowercase") == true)
+            #expect(properties["case"] != nil)
+        }
+    }
+
+    static func properties(of element: XMLElement) -> [String: String] {
+        var result: [String: String] = [:]
+        for property in element.elements(forName: "properties").flatMap({ $0.elements(forName: "property") }) {
+            if let name = property.attribute(forName: "name")?.stringValue {
+                result[name] = property.attribute(forName: "value")?.stringValue
+            }
+        }
+        return result
+    }
+
+    @Test("--github-annotations prints one ::error per failure kept, escaped, after the report", .timeLimit(.minutes(3)))
+    func annotationsInOutput() async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let annotations = lines.filter { $0.hasPrefix("::error ") }
+        let failures = ReportSchemaTests.failures(try run.json())
+        #expect(annotations.count == failures.count)
+        let firstAnnotation = try #require(lines.firstIndex { $0.hasPrefix("::error ") })
+        let summary = try #require(lines.firstIndex { $0.hasPrefix("FAILED:") })
+        #expect(summary < firstAnnotation, "annotations come after the console report")
+        for line in annotations {
+            let title = try #require(line.split(separator: "::", maxSplits: 2).first)
+            #expect(title.hasPrefix("error title=["))
+            #expect(!title.dropFirst("error title=".count).contains(":") && !title.contains(","), "\(title)")
+            #expect(line.contains("%0Aseed: 7%0Areplay: petspot-contracts check --seed 7"))
+        }
+        #expect(annotations.contains { $0.contains("title=[flow answers] status by flow (MISSING for missing%2C FOUND for found)::") })
+    }
+
+    @Test("workflow command values are escaped per GitHub's rules")
+    func escaping() {
+        #expect(ContractReport.escapedData("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b")
+        #expect(ContractReport.escapedProperty("[g] a: b, c%\n") == "[g] a%3A b%2C c%25%0A")
+        let line = ContractReport.workflowCommand("error", title: "t::x", message: "m\n::warning::injected")
+        #expect(line == "::error title=t%3A%3Ax::m%0A::warning::injected")
+        #expect(line.split(separator: "\n").count == 1, "a message cannot start a second command on its own line")
+        let long = ContractReport.workflowCommand("error", title: "t", message: "start" + String(repeating: "a", count: 10_000) + "end")
+        #expect(long.count <= ContractReport.maxAnnotationCharacters + 20)
+        #expect(long.hasPrefix("::error title=t::startaaa") && long.hasSuffix("aaaend"))
+    }
+
+    @Test("annotations are on with --github-annotations or GITHUB_ACTIONS=true, off otherwise")
+    func annotationSwitch() throws {
+        func outputs(_ words: [String], _ environment: [String: String]) throws -> ReportOutputs {
+            try ReportOutputs(ParsedArguments(words, for: CheckCommand.spec), environment: environment)
+        }
+        #expect(try !outputs([], [:]).githubAnnotations)
+        #expect(try !outputs([], ["GITHUB_ACTIONS": "false"]).githubAnnotations)
+        #expect(try outputs([], ["GITHUB_ACTIONS": "true"]).githubAnnotations)
+        #expect(try outputs(["--github-annotations"], [:]).githubAnnotations)
+        #expect(try outputs(["--report-html", "x.html"], [:]).htmlPath == "x.html")
+        let report = ReportTests.sampleReport()
+        let output = RunnerOutput.capturing()
+        try outputs([], ["GITHUB_ACTIONS": "true"]).write(report, output: output)
+        let lines = output.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2, "one ::error for the failure, one ::warning for the leftover")
+        #expect(lines.first?.hasPrefix("::error title=[negatives <&>] age \"zero\" & more::") == true)
+        #expect(lines.last?.hasPrefix("::warning title=left on target%3A announcement abc::") == true)
+        #expect(!output.standardOutput.contains("super-secret-admin-token"))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PetSpotJSON
+import PetSpotSchema
+import Testing
+@testable import PetSpotRunner
+
+/// `docs/report.schema.json`, compiled with this package's validator.
+enum ReportSchema {
+    static let url = repositoryRoot.appendingPathComponent("docs/report.schema.json")
+
+    static func document() throws -> JSONValue { try JSONValue.parse(Data(contentsOf: url)) }
+
+    static func compiled() throws -> CompiledSchema { try JSONSchema.compile(document()) }
+
+    /// The validation errors of `report`, one line each.
+    static func errors(_ report: JSONValue) throws -> [String] {
+        try compiled().validate(report).errors.map(\.description)
+    }
+}
+
+@Suite("the JSON report's schema")
+struct ReportSchemaTests {
+    @Test("docs/report.schema.json is a valid 2020-12 schema for the current reportVersion")
+    func schemaIsValid() throws {
+        let document = try ReportSchema.document()
+        let metaschema = try JSONSchema.compile(["$ref": .string(SchemaRegistry.draft202012MetaschemaURI)])
+        #expect(metaschema.validate(document).errors.map(\.description) == [])
+        #expect(document["properties"]?["reportVersion"]?["const"] == .number(JSONNumber(ContractReport.reportVersion)))
+    }
+
+    @Test("a passing check's report validates", .timeLimit(.minutes(3)))
+    func passingCheck() async throws {
+        let run = try await ReportRuns.passingCheck.value
+        #expect(run.status == 0, "\(run.out)")
+        #expect(try ReportSchema.errors(run.json()) == [])
+    }
+
+    @Test("a failing adapter run's report validates, and its failures carry the run's seed", .timeLimit(.minutes(3)))
+    func failingAdapter() async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        #expect(run.status == 1, "\(run.out)")
+        let report = try run.json()
+        #expect(try ReportSchema.errors(report) == [])
+        let failures = Self.failures(report)
+        #expect(!failures.isEmpty)
+        for failure in failures {
+            #expect(failure["seed"] == report["seed"], "\(failure["message"] ?? nil)")
+            #expect(failure["replay"]?.stringValue?.contains("--seed 7") == true)
+        }
+        #expect(report["replay"]?.stringValue?.hasPrefix("petspot-contracts check --seed 7") == true)
+    }
+
+    @Test("a failing run's report (hostile answers, leftovers) validates", .timeLimit(.minutes(3)))
+    func failingRun() async throws {
+        let run = try await ReportRuns.hostileRun.value
+        #expect(run.status == 1, "\(run.out)")
+        let report = try run.json()
+        #expect(try ReportSchema.errors(report) == [])
+        #expect(report["leftovers"]?.arrayValue?.isEmpty == false)
+        #expect(Self.failures(report).allSatisfy { $0["seed"] == "99" })
+    }
+
+    @Test("the schema refuses reports that break it", arguments: [
+        ("reportVersion", "an older version"), ("seed", "a numeric seed"), ("extra", "an unknown key"),
+        ("failureSeed", "a replayable failure without its seed"), ("status", "a failed contract without failures"),
+    ])
+    func refusesBrokenReports(change: String, what: String) async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        guard case .object(var report) = try run.json() else { throw ReportFixtureError.notAnObject }
+        switch change {
+        case "reportVersion": report["reportVersion"] = 1
+        case "seed": report["seed"] = 7
+        case "extra": report["coverage"] = [:]
+        case "failureSeed", "status":
+            guard case .array(var groups) = report["groups"], case .object(var group) = groups[0],
+                case .array(var contracts) = group["contracts"],
+                let index = contracts.firstIndex(where: { $0["status"] == "failed" }),
+                case .object(var contract) = contracts[index], case .array(var failures) = contract["failures"],
+                case .object(var failure) = failures[0]
+            else { throw ReportFixtureError.notAnObject }
+            if change == "failureSeed" {
+                failure["seed"] = .null
+                failures[0] = .object(failure)
+                contract["failures"] = .array(failures)
+            } else {
+                contract["failures"] = []
+            }
+            contracts[index] = .object(contract)
+            group["contracts"] = .array(contracts)
+            groups[0] = .object(group)
+            report["groups"] = .array(groups)
+        default: break
+        }
+        #expect(try !ReportSchema.errors(.object(report)).isEmpty, "the schema accepts \(what)")
+    }
+
+    static func failures(_ report: JSONValue) -> [JSONValue] {
+        (report["groups"]?.arrayValue ?? []).flatMap { group in
+            (group["contracts"]?.arrayValue ?? []).flatMap { $0["failures"]?.arrayValue ?? [] }
+        }
+    }
+}
+
+enum ReportFixtureError: Error {
+    case notAnObject
+}

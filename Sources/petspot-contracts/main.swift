@@ -1,5 +1,5 @@
 // petspot-contracts: the contract runner's command line. The runner library brings `check`,
-// `run` and `mock`; the benchmark and Bowtie targets bring `bench` and `bowtie`.
+// `run`, `mock` and `openapi`; the benchmark and Bowtie targets bring `bench` and `bowtie`.
 import Foundation
 import PetSpotBenchmarks
 import PetSpotBowtie

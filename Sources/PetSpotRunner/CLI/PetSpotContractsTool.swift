@@ -14,7 +14,7 @@ import Foundation
 public enum PetSpotContractsTool {
     /// The commands this library runs itself, in the order `help` lists them; the
     /// `petspot-contracts` executable adds `bench` and `bowtie` from their own targets.
-    package static let libraryCommands: [any RunnerCommand.Type] = [CheckCommand.self, RunCommand.self, MockCommand.self]
+    package static let libraryCommands: [any RunnerCommand.Type] = [CheckCommand.self, RunCommand.self, MockCommand.self, OpenAPICommand.self]
 
     /// Every command of `commands` plus `help`, in the order `help` lists them.
     package static func specs(_ commands: [any RunnerCommand.Type]) -> [CommandSpec] {

@@ -47,11 +47,17 @@ public struct CommandSpec: Sendable, Hashable {
     public let options: [OptionSpec]
     /// Example command lines.
     public let examples: [String]
+    /// The exit codes line of the usage text.
+    public let exitCodes: String
 
-    /// Creates a command description.
+    /// The exit codes of the commands that check contracts.
+    public static let contractExitCodes =
+        "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable."
+
+    /// Creates a command description; `exitCodes` defaults to ``contractExitCodes``.
     public init(
         name: String, synopsis: String, summary: String, discussion: String = "", options: [OptionSpec],
-        examples: [String]
+        examples: [String], exitCodes: String = CommandSpec.contractExitCodes
     ) {
         self.name = name
         self.synopsis = synopsis
@@ -59,6 +65,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.discussion = discussion
         self.options = options + [OptionSpec("--help", help: "Show this help and exit.")]
         self.examples = examples
+        self.exitCodes = exitCodes
     }
 
     /// The option named `name`, if this command has it.
@@ -80,7 +87,7 @@ public struct CommandSpec: Sendable, Hashable {
         }
         lines += ["", "EXAMPLES:"]
         lines += examples.map { "  \($0)" }
-        lines += ["", "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable."]
+        lines += ["", exitCodes]
         return lines.joined(separator: "\n")
     }
 }

@@ -24,7 +24,8 @@ struct MockCommand: RunnerCommand {
             "petspot-contracts mock --profile production --faults 503:0.1,seed=7",
             "petspot-contracts mock --profile production --break delete-any-token-accepted --break echo-html-kept",
             "petspot-contracts mock --break list",
-        ])
+        ],
+        exitCodes: "EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list), 2 usage or configuration error (e.g. the port is in use).")
 
     let options: MockServerOptions
     /// Whether `--break list` asked for the defect names instead of a server.

@@ -95,7 +95,8 @@ struct RunCommand: RunnerCommand {
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
-            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) })
+            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) },
+            baseURL: baseURL)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: nil, backend: backend)

@@ -102,6 +102,8 @@ struct RunCommand: RunnerCommand {
             progress: progress, flows: nil, backend: backend)
         try await ContractRegistry.checkAll(session)
         progress.finish()
+        let hint = backend.profileEvidence.hint(profile: profile)
+        if let hint { recorder.note(hint) }
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         let report = recorder.report(
             command: "run", arguments: Redactor(secrets: adminToken.map { [$0] } ?? []).arguments(arguments),
@@ -109,6 +111,7 @@ struct RunCommand: RunnerCommand {
         if let reportJSON { try report.writeJSON(to: reportJSON) }
         if let junit { try report.writeJUnit(to: junit) }
         output.line(report.consoleText)
+        if let hint { output.line("\nhint: " + hint) }
         return report.exitCode
     }
 

@@ -49,17 +49,21 @@ struct CreateCatalogContracts: ContractGroup {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let contentType = body.contentType { headers.insert(("Content-Type", contentType), at: 0) }
         let request = TransportRequest(method: "POST", path: "/api/v1/announcements", headers: headers, body: Data(body.bytes))
+        let other: BackendProfile = backend.profile == .production ? .strict : .production
         await session.sendNegative(
             request, expected: item.expected(for: backend.profile), group: name, contract: contract, caseId: item.id,
-            microchip: base["microchipNumber"]?.stringValue)
+            microchip: base["microchipNumber"]?.stringValue, otherProfile: item.expected(for: other))
     }
 }
 
 extension ContractSession {
     /// Sends a create request that must be refused as `expected` (an error answer must also match
-    /// the error envelope); a create that succeeds anyway is remembered for cleanup.
+    /// the error envelope); a create that succeeds anyway is remembered for cleanup. Where the
+    /// other profile expects another answer (`otherProfile`), notes which of the two came, for
+    /// the hint that the run's `--profile` is the wrong one.
     func sendNegative(
-        _ request: TransportRequest, expected: ExpectedResponse, group: String, contract: String, caseId: String, microchip: String?
+        _ request: TransportRequest, expected: ExpectedResponse, group: String, contract: String, caseId: String, microchip: String?,
+        otherProfile: ExpectedResponse? = nil
     ) async {
         guard let backend else { return }
         let answer = await backend.send(request)
@@ -75,6 +79,11 @@ extension ContractSession {
             }
             if (200..<300).contains(response.status), let id = body?["id"]?.stringValue {
                 backend.remember(id, microchip: microchip)
+            }
+            if let otherProfile, otherProfile != expected {
+                let matchesOther = otherProfile.mismatch(status: response.status, body: body) == nil
+                backend.noteProfileEvidence(
+                    caseId: caseId, matchedExpected: problem == nil, otherProfileAnswer: matchesOther ? otherProfile.description : nil)
             }
         }
         record(group, contract, problem, request: request, expected: expected.description, response: answer, caseId: caseId)

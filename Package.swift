@@ -135,7 +135,7 @@ let package = Package(
                 "PetSpotPropertyEngine", "PetSpotPropertyTesting",
             ]
         ),
-        .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [

@@ -113,7 +113,7 @@ public enum Benchmarks {
         let holds: @Sendable (JSONObject) -> Bool
     }
 
-    /// The planted bugs of issue 3: each should shrink to a report with only the required
+    /// The planted bugs of the shrinking benchmark: each should shrink to a report with only the required
     /// fields and the simplest characters.
     static let plantedBugs: [PlantedBug] = [
         PlantedBug(name: "phone_never_11_digits") { payload in

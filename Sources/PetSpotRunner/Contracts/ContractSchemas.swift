@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotModel
@@ -37,31 +38,18 @@ public struct ContractSchemas: Sendable {
 
     /// The contract shared by every command of this process (loaded on first use).
     public static func shared() throws(RunnerError) -> ContractSchemas {
-        try cache.get()
+        try loadOnce().get()
     }
 
-    private static let cache = Cache()
+    /// The contract loaded once per process (or the error loading it gave).
+    private static let cache = Locked<Result<ContractSchemas, RunnerError>?>(nil)
 
-    private final class Cache: @unchecked Sendable {
-        // Unchecked: `value` is guarded by `lock`.
-        private let lock = NSLock()
-        private var value: Result<ContractSchemas, RunnerError>?
-
-        func get() throws(RunnerError) -> ContractSchemas {
-            let result = lock.withLock { () -> Result<ContractSchemas, RunnerError> in
-                if let value { return value }
-                let loaded: Result<ContractSchemas, RunnerError>
-                do {
-                    loaded = .success(try ContractSchemas.load())
-                } catch let error as RunnerError {
-                    loaded = .failure(error)
-                } catch {
-                    loaded = .failure(.configuration(String(describing: error)))
-                }
-                value = loaded
-                return loaded
-            }
-            return try result.get()
+    private static func loadOnce() -> Result<ContractSchemas, RunnerError> {
+        cache.withLock { cached in
+            if let cached { return cached }
+            let loaded = Result { () throws(RunnerError) in try ContractSchemas.load() }
+            cached = loaded
+            return loaded
         }
     }
 

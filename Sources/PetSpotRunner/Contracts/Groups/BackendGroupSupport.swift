@@ -240,8 +240,9 @@ package struct KnownDefectSighting: Sendable {
 
 /// Small genuine images with a run-unique comment, so that two uploads of one type differ.
 package enum SampleImage {
-    /// A 1×1 grey PNG with a `tEXt` comment `tag`.
-    package static func png(tag: String) -> Data {
+    /// A 1×1 grey PNG with a `tEXt` comment `tag`; with `animated`, an APNG (an `acTL` chunk
+    /// before `IDAT`), which production refuses.
+    package static func png(tag: String, animated: Bool = false) -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         func chunk(_ type: String, _ payload: [UInt8]) {
             var length = UInt32(payload.count).bigEndian
@@ -252,6 +253,7 @@ package enum SampleImage {
             withUnsafeBytes(of: &crc) { data.append(contentsOf: $0) }
         }
         chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        if animated { chunk("acTL", [0, 0, 0, 1, 0, 0, 0, 0]) }
         chunk("tEXt", Array("Comment".utf8) + [0] + Array(tag.utf8))
         // zlib stream of one stored block holding the scanline: filter 0, grey 0x80.
         let scanline: [UInt8] = [0x00, 0x80]

@@ -13,13 +13,16 @@ struct PhotoContracts: ContractGroup {
     static let otherExtension = "/images/{id} under another extension answers the 404 envelope"
     static let replaces = "a second upload replaces the first (same type: new bytes; another type: new photoUrl)"
     static let deleteRemoves = "deleting the announcement removes its photo (/images answers 404)"
-    static let contracts = [detectedExtension, serves, otherExtension, replaces, deleteRemoves]
+    static let animated = "an animated PNG (acTL before IDAT) is refused with 400 INVALID_FILE_FORMAT"
+    static let contracts = [detectedExtension, serves, otherExtension, replaces, deleteRemoves, animated]
+    static let notAnImage = ErrorExpectation(
+        400, "INVALID_FILE_FORMAT", field: .named("file"), message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)")
 
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {
         guard let backend = session.backend else { return }
-        guard session.reserve(backend.adminToken == nil ? 10 : 12, group: name, contracts: Self.contracts) else { return }
+        guard session.reserve(backend.adminToken == nil ? 11 : 13, group: name, contracts: Self.contracts) else { return }
         if backend.adminToken == nil { session.recorder.skip(group: name, contract: Self.deleteRemoves, reason: "no --admin-token given") }
         let created: BackendTarget.Created
         switch await backend.create(backend.basePayload(session)) {
@@ -67,6 +70,11 @@ struct PhotoContracts: ContractGroup {
                 return (fetched, nil)
             }
         }
+
+        // An animated PNG is no photo.
+        let apng = await backend.exchange(photoUploadRequest(
+            id: id, password: password, fileName: "animated.png", contentType: "image/png", bytes: SampleImage.png(tag: tag, animated: true)))
+        record(Self.animated, session.problem(apng.response, Self.notAnImage), apng, Self.notAnImage.description)
 
         // A PNG declared as JPEG: the extension follows the bytes.
         let (firstUpload, firstProblem) = await upload(firstPNG, declared: "image/jpeg", fileName: "photo.jpg")

@@ -128,7 +128,8 @@ package struct CurlReproduction: Sendable {
 
     /// The text of `bytes` when it is printable UTF-8 without long runs (else `nil`).
     static func plainText(_ bytes: [UInt8]) -> String? {
-        guard bytes.count <= 16 * 1024, longestRun(bytes) < runThreshold,
+        // curl reads `--data-binary @name` from a file: such a body goes through the pipe.
+        guard bytes.count <= 16 * 1024, bytes.first != UInt8(ascii: "@"), longestRun(bytes) < runThreshold,
             let text = String(bytes: bytes, encoding: .utf8)
         else { return nil }
         let printable = text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F || $0 == "\n" || $0 == "\t" }
@@ -201,8 +202,9 @@ extension CurlReproduction {
     /// `\` escaped), every other byte as `\ooo`; a secret inside it is masked, never printed.
     func printfFormat(_ bytes: [UInt8]) -> String {
         var format = ""
-        for byte in bytes {
+        for (index, byte) in bytes.enumerated() {
             switch byte {
+            case UInt8(ascii: "-") where index == 0: format += "\\055"  // a format must not look like an option
             case UInt8(ascii: "%"): format += "%%"
             case UInt8(ascii: "\\"): format += "\\\\"
             case UInt8(ascii: "'"): format += "\\047"

@@ -13,12 +13,29 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: [UInt8]
+    /// For an answer to `HEAD`: the length of the body the matching `GET` answer has, announced
+    /// in `Content-Length` while no body is sent (``body`` is then empty). `nil` otherwise.
+    public var announcedBodyLength: Int?
 
     /// A response; headers and body default to none.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.announcedBodyLength = nil
+    }
+
+    /// This response as the answer to a `HEAD` request: the same status and headers, no body,
+    /// and `Content-Length` announcing the length of the body this (`GET`) answer has.
+    ///
+    /// ```swift
+    /// let head = getAnswer.forHeadRequest()   // head.body == [], serialized with "Content-Length: 123"
+    /// ```
+    public func forHeadRequest() -> HTTPResponse {
+        var head = self
+        head.announcedBodyLength = announcedBodyLength ?? body.count
+        head.body = []
+        return head
     }
 
     /// The body decoded as UTF-8 (invalid bytes become replacement characters).
@@ -60,11 +77,12 @@ public struct HTTPResponse: Sendable {
         }
     }
 
-    /// The wire form: status line, headers with `Content-Length` set from the body (omitted for
-    /// 1xx, 204 and 304), a blank line, the body.
+    /// The wire form: status line, headers with `Content-Length` set from the body, or from
+    /// ``announcedBodyLength`` when it is set (omitted for 1xx, 204 and 304), a blank line, the
+    /// body (never written when ``announcedBodyLength`` is set).
     /// - Parameters:
     ///   - closing: adds `Connection: close`.
-    ///   - includeBody: `false` for answers to `HEAD`.
+    ///   - includeBody: `false` for answers to `HEAD` (the length is still that of ``body``).
     public func serialized(closing: Bool = false, includeBody: Bool = true) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128 + headers.count * 32 + body.count)
@@ -82,11 +100,11 @@ public struct HTTPResponse: Sendable {
         }
         let bodyless = status < 200 || status == 204 || status == 304
         if !bodyless {
-            output.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+            output.append(contentsOf: "Content-Length: \(announcedBodyLength ?? body.count)\r\n".utf8)
         }
         if closing { output.append(contentsOf: "Connection: close\r\n".utf8) }
         output.append(contentsOf: "\r\n".utf8)
-        if includeBody && !bodyless { output.append(contentsOf: body) }
+        if includeBody && !bodyless && announcedBodyLength == nil { output.append(contentsOf: body) }
         return output
     }
 }

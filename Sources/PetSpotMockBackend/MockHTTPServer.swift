@@ -21,6 +21,8 @@ public struct MockServerOptions: Sendable {
     public var idleTimeout: Double
     /// Connections served at once (one more is answered 503).
     public var maxConnections: Int
+    /// The backend defects to plant (see ``MockDefect``); none by default.
+    public var defects: Set<MockDefect> = []
 
     /// Options; defaults: 127.0.0.1, port 0, strict, no faults, the default admin token,
     /// 10 s per request, 30 s idle, 256 connections.
@@ -62,7 +64,8 @@ public final class MockHTTPServer: Sendable {
     /// A server for `options`, not yet listening.
     /// - Parameter clock: the backend's clock (defaults to the system clock).
     public init(options: MockServerOptions, clock: @escaping @Sendable () -> Date = { Date() }) {
-        let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults, clock: clock)
+        let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults,
+                                  defects: options.defects, clock: clock)
         self.backend = backend
         self.options = options
         let configuration = HTTPServer.Configuration(

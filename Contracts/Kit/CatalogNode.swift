@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// A JSON value together with its path, for decoding catalogs with errors that name the key path.
-struct _CatalogNode {
+struct CatalogNode {
     let value: JSONValue
     let path: String
 
@@ -32,25 +32,25 @@ struct _CatalogNode {
     }
 
     /// The member `key`, which must be present.
-    func member(_ key: String) throws(CatalogDecodingError) -> _CatalogNode {
+    func member(_ key: String) throws(CatalogDecodingError) -> CatalogNode {
         guard let child = try object()[key] else { throw error("missing required key \"\(key)\"") }
-        return _CatalogNode(value: child, path: "\(path).\(key)")
+        return CatalogNode(value: child, path: "\(path).\(key)")
     }
 
     /// The member `key`, or `nil` when the key is absent (a present `null` is returned as a node).
-    func optionalMember(_ key: String) throws(CatalogDecodingError) -> _CatalogNode? {
+    func optionalMember(_ key: String) throws(CatalogDecodingError) -> CatalogNode? {
         guard let child = try object()[key] else { return nil }
-        return _CatalogNode(value: child, path: "\(path).\(key)")
+        return CatalogNode(value: child, path: "\(path).\(key)")
     }
 
     /// The member `key` of an object node, for iterating members with their own paths.
-    func child(key: String, value: JSONValue) -> _CatalogNode {
-        _CatalogNode(value: value, path: "\(path).\(key)")
+    func child(key: String, value: JSONValue) -> CatalogNode {
+        CatalogNode(value: value, path: "\(path).\(key)")
     }
 
-    func elements() throws(CatalogDecodingError) -> [_CatalogNode] {
+    func elements() throws(CatalogDecodingError) -> [CatalogNode] {
         guard let items = value.arrayValue else { throw error("expected an array, found \(value.typeName)") }
-        return items.enumerated().map { _CatalogNode(value: $0.element, path: "\(path)[\($0.offset)]") }
+        return items.enumerated().map { CatalogNode(value: $0.element, path: "\(path)[\($0.offset)]") }
     }
 
     func string() throws(CatalogDecodingError) -> String {
@@ -98,7 +98,7 @@ struct _CatalogNode {
 
     /// The elements of this array decoded with `decode`, refusing a repeated case id.
     func uniqueCases<Case>(
-        _ decode: (_CatalogNode) throws(CatalogDecodingError) -> Case, id: (Case) -> String
+        _ decode: (CatalogNode) throws(CatalogDecodingError) -> Case, id: (Case) -> String
     ) throws(CatalogDecodingError) -> [Case] {
         var decoded: [Case] = []
         var seen: Set<String> = []
@@ -118,5 +118,18 @@ struct _CatalogNode {
             throw node.error("catalog version \(version) is newer than this kit reads (\(supported))")
         }
         return version
+    }
+
+    /// The case's optional `knownProductionDefect`: a non-empty sentence, allowed only with a
+    /// `strictExpected` that differs from `expected` (the sane answer beside production's).
+    func knownProductionDefect(
+        expected: ExpectedResponse, strictExpected: ExpectedResponse?
+    ) throws(CatalogDecodingError) -> String? {
+        guard let node = try optionalMember("knownProductionDefect") else { return nil }
+        let text = try node.nonEmptyString()
+        guard let strictExpected, strictExpected != expected else {
+            throw node.error("a known production defect needs a strictExpected with the sane answer, different from expected")
+        }
+        return text
     }
 }

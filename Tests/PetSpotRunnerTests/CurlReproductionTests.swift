@@ -125,6 +125,19 @@ struct CurlReproductionTests {
         #expect(stdin == body, "the piped body differs (\(stdin.count) bytes, expected \(body.count))")
     }
 
+    @Test("a 20 MB body of repeated prose stays short and exact")
+    func periodicBody() throws {
+        let prose = Array("The quick brown fox jumps over the lazy dog. ".utf8)
+        var bytes = Array("--b\r\nContent-Type: image/png\r\n\r\n".utf8)
+        while bytes.count < 20 * 1024 * 1024 { bytes += prose }
+        bytes += Array("ends here\r\n--b--\r\n".utf8)
+        let request = TransportRequest(method: "POST", path: "/p", headers: [("Content-Type", "multipart/form-data; boundary=b")], body: Data(bytes))
+        let command = reproduction.command(for: request)
+        #expect(command.count < 2000)
+        let (_, stdin) = try arguments(command, environment: [:])
+        #expect(stdin == Data(bytes), "the piped body differs (\(stdin.count) bytes, expected \(bytes.count))")
+    }
+
     @Test("HEAD uses --head; other methods -X")
     func methods() {
         #expect(reproduction.command(for: TransportRequest(method: "HEAD", path: "/api/health")).contains("--head"))

@@ -99,14 +99,13 @@ package struct CurlReproduction: Sendable {
         // curl adds a form Content-Type to --data-binary unless told to send none.
         if !sawContentType { words += ["-H", shellQuoted("Content-Type:")] }
         if request.body.count > 1024 { words += ["-H", shellQuoted("Expect:")] }
-        let bytes = [UInt8](request.body)
-        if let text = Self.plainText(bytes) {
+        if request.body.count <= 16 * 1024, let text = Self.plainText([UInt8](request.body)) {
             let body = word(text)
             words += ["--data-binary", body.shell]
             return words.joined(separator: " ")
         }
         words += ["--data-binary", "@-"]
-        return producer(bytes) + " | " + words.joined(separator: " ")
+        return request.body.withUnsafeBytes { producer($0) } + " | " + words.joined(separator: " ")
     }
 
     /// The words that send `value` as the Authorization header, secrets from variables.
@@ -137,18 +136,19 @@ package struct CurlReproduction: Sendable {
     }
 
     private static func longestRun(_ bytes: [UInt8]) -> Int {
-        var longest = 0, current = 0
-        var previous: UInt8?
-        for byte in bytes {
-            current = byte == previous ? current + 1 : 1
-            previous = byte
-            longest = max(longest, current)
+        bytes.withUnsafeBytes { buffer in
+            var longest = 0, index = 0
+            while index < buffer.count {
+                let end = runEnd(buffer, from: index)
+                longest = max(longest, end - index)
+                index = end
+            }
+            return longest
         }
-        return longest
     }
 
     /// A shell pipeline source that writes exactly `bytes` to standard output.
-    func producer(_ bytes: [UInt8]) -> String {
+    func producer(_ bytes: UnsafeRawBufferPointer) -> String {
         var commands: [String] = []
         var literal: [UInt8] = []
         func flush() {
@@ -157,9 +157,20 @@ package struct CurlReproduction: Sendable {
             literal.removeAll()
         }
         var index = 0
+        var nextPeriodCheck = 1024
         while index < bytes.count {
-            var end = index
-            while end < bytes.count && bytes[end] == bytes[index] { end += 1 }
+            // A long stretch that repeats a block (text padded with more of itself) becomes a loop.
+            if literal.count >= nextPeriodCheck, let (period, length) = Self.periodicStretch(bytes, from: index) {
+                flush()
+                let repeats = length / period
+                let block = printfFormat(Array(bytes[index..<(index + period)]))
+                commands.append("n=0; while [ $n -lt \(repeats) ]; do printf \(block); n=$((n+1)); done")
+                index += repeats * period
+                nextPeriodCheck = 1024
+                continue
+            }
+            if literal.count >= nextPeriodCheck { nextPeriodCheck += 1024 }
+            let end = Self.runEnd(bytes, from: index)
             let count = end - index
             if count >= Self.runThreshold {
                 flush()
@@ -173,6 +184,35 @@ package struct CurlReproduction: Sendable {
         flush()
         if commands.isEmpty { return "printf ''" }
         return commands.count == 1 ? commands[0] : "{ " + commands.joined(separator: "; ") + "; }"
+    }
+
+    /// The period (at most 4096 bytes) and length of a stretch from `start` that repeats one
+    /// block at least 16 times and spans at least 16 KB, or `nil`.
+    static func periodicStretch(_ buffer: UnsafeRawBufferPointer, from start: Int) -> (period: Int, length: Int)? {
+        guard let base = buffer.baseAddress, buffer.count - start >= 16 * 1024 else { return nil }
+        let probe = 64
+        var found: Int?
+        for period in 1...4096 where start + period + probe <= buffer.count {
+            if memcmp(base + start, base + start + period, probe) == 0 {
+                found = period
+                break
+            }
+        }
+        guard let period = found else { return nil }
+        var length = period
+        while start + length + period <= buffer.count, memcmp(base + start, base + start + length, period) == 0 { length += period }
+        return length >= max(16 * period, 16 * 1024) ? (period, length) : nil
+    }
+
+    /// The end of the run of equal bytes starting at `start`, comparing eight bytes at a time
+    /// (photo bodies of 20 MB are mostly one run).
+    static func runEnd(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let value = buffer[start]
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var end = start + 1
+        while end + 8 <= buffer.count && buffer.loadUnaligned(fromByteOffset: end, as: UInt64.self) == pattern { end += 8 }
+        while end < buffer.count && buffer[end] == value { end += 1 }
+        return end
     }
 
     /// Three octal digits.

@@ -262,7 +262,6 @@ struct RunReproductionTests {
         #expect(result.status == 1)
         #expect(result.out.contains("hint: the run expected the production profile"))
         #expect(result.out.contains("rerun with --profile strict"))
-        #expect(result.out.contains("known backend defect no longer present: body-not-json"))
         #expect(!result.out.contains(MockBackend.defaultAdminToken))
         let strict = await runTool([
             "run", "--base-url", "http://127.0.0.1:\(port)", "--profile", "strict", "--cases", "0", "--admin-token",
@@ -270,6 +269,27 @@ struct RunReproductionTests {
         ])
         #expect(strict.status == 0, "\(strict.out.suffix(2000))")
         #expect(!strict.out.contains("hint:"))
+    }
+
+    @Test("a backend without production's known defects passes them with a notice to update the catalog")
+    func knownDefectsGone() async throws {
+        // Production's answers everywhere, except the sane 400 for a photo under another part name.
+        let production = MockBackend(profile: .production, clock: serverClockAhead)
+        let transport = BrokenBackendTransport(base: InProcessTransport(backend: production)) { request, response in
+            guard request.path.hasSuffix("/photos"), response.status == 500,
+                String(decoding: request.body.prefix(200), as: UTF8.self).contains("name=\"file\"")
+            else { return response }
+            var sane = response
+            sane.status = 400
+            sane.body = Data(#"{"error":{"requestId":"r","code":"MISSING_FILE","message":"Photo field is required","field":"photo"}}"#.utf8)
+            return sane
+        }
+        let (report, _) = try await BackendContractRun.report(transport: transport, profile: .production, adminToken: MockBackend.defaultAdminToken)
+        #expect(!report.hasFailures)
+        let notice = try #require(report.notes.first { $0.hasPrefix("known backend defect no longer present: file-under-other-name") })
+        #expect(notice.contains("update the catalog"))
+        let present = try #require(report.notes.first { $0.hasPrefix("known backend defect still present") })
+        #expect(!present.contains("file-under-other-name"))
     }
 
     @Test("production's known defects pass with one line saying they are still present")

@@ -41,16 +41,26 @@ extension BackendTarget {
     @discardableResult
     package func noteFindings(recorder: ContractRecorder) -> String? {
         let sightings = knownDefectSightings
-        let present = sightings.filter(\.stillPresent)
+        let hint = profileEvidence.hint(profile: profile)
+        var present: [(defect: String, cases: [String])] = []
+        for sighting in sightings.sorted(by: { $0.caseId < $1.caseId }) where sighting.stillPresent {
+            if let index = present.firstIndex(where: { $0.defect == sighting.defect }) {
+                present[index].cases.append(sighting.caseId)
+            } else {
+                present.append((sighting.defect, [sighting.caseId]))
+            }
+        }
         if !present.isEmpty {
             recorder.note("known backend defect still present (the catalog expects production's answer): "
-                + present.map { "\($0.caseId) (\($0.defect))" }.joined(separator: "; "))
+                + present.map { "\($0.cases.joined(separator: ", ")): \($0.defect)" }.joined(separator: "; "))
         }
-        for gone in sightings where !gone.stillPresent {
-            recorder.note("known backend defect no longer present: \(gone.caseId) now answers the sane \(gone.saneAnswer); "
-                + "update the catalog (drop its knownProductionDefect and expect \(gone.saneAnswer))")
+        // With the wrong profile, the sane answers say nothing about production's defects.
+        if hint == nil {
+            for gone in sightings.sorted(by: { $0.caseId < $1.caseId }) where !gone.stillPresent {
+                recorder.note("known backend defect no longer present: \(gone.caseId) now answers the sane \(gone.saneAnswer); "
+                    + "update the catalog (drop its knownProductionDefect and expect \(gone.saneAnswer))")
+            }
         }
-        let hint = profileEvidence.hint(profile: profile)
         if let hint { recorder.note(hint) }
         return hint
     }

@@ -79,6 +79,9 @@ final class ConnectionLoop {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var completions: [ServerRun.Completion] = []
 
+    /// Clients accepted at the connection limit while some connection is with a worker: they
+    /// wait (unread) for a slot until their deadline, then are answered 503.
+    private var waitingAdmissions: [(descriptor: Int32, deadline: Int64)] = []
     private var isListening = true
     private var acceptPausedUntil: Int64 = 0
     private var acceptBackoffMilliseconds: Int64 = 0
@@ -90,6 +93,11 @@ final class ConnectionLoop {
     /// How long a connection that has sent nothing since it was accepted is spared when a
     /// newcomer needs its slot.
     static let newConnectionGraceMilliseconds: Int64 = 1000
+    /// How long a client accepted at the limit waits for a slot: long enough for a worker
+    /// lingering on a keep-alive connection to hand it back, so that it can be closed instead.
+    static let admissionWaitMilliseconds: Int64 = ServerRun.lingerMilliseconds + 5
+    /// Clients waiting for a slot at most; beyond, a newcomer is answered 503 at once.
+    static let maximumWaitingAdmissions = 64
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     init(configuration: HTTPServer.Configuration, run: ServerRun, listener: Int32) {
@@ -163,8 +171,27 @@ final class ConnectionLoop {
             if let deadline { nearest = min(nearest, deadline) }
         }
         connections.removeLast(connections.count - kept)
+        if let due = admitWaiting(now: now) { nearest = min(nearest, due) }
         publishOpenCount()
         return nearest
+    }
+
+    /// Admits waiting clients while slots can be had; answers 503 to those past their deadline.
+    /// Returns the deadline of the first one still waiting.
+    private func admitWaiting(now: Int64) -> Int64? {
+        while let (descriptor, deadline) = waitingAdmissions.first {
+            if stopDeadline != nil {
+                Socket.closeDescriptor(descriptor)
+            } else if openCount < configuration.maxConnections || makeRoom(now: now) {
+                addConnection(descriptor, now: now)
+            } else if now >= deadline {
+                refuse(descriptor)
+            } else {
+                return deadline
+            }
+            waitingAdmissions.removeFirst()
+        }
+        return nil
     }
 
     private func deadline(of connection: Connection) -> Int64? {
@@ -225,22 +252,29 @@ final class ConnectionLoop {
 
     private func complete(_ connection: Connection, _ outcome: ServerRun.Completion.Outcome, now: Int64) {
         switch outcome {
-        case .dropped:
+        case .close:
             close(connection)
-        case .answered(let bytes, let offset, let closing):
-            let closes = closing || stopDeadline != nil
-            if offset < bytes.count {
-                connection.output = bytes
-                connection.outputOffset = offset
-                connection.closesAfterOutput = closes
-                connection.writeDeadline = now + writeMilliseconds
-                connection.phase = .writing
-            } else if closes {
-                close(connection)
-            } else {
-                resumeReading(connection, now: now)
-            }
+        case .write(let bytes, let offset, let closesAfter, let state):
+            restore(state, to: connection)
+            connection.output = bytes
+            connection.outputOffset = offset
+            connection.closesAfterOutput = closesAfter || stopDeadline != nil
+            connection.writeDeadline = now + writeMilliseconds
+            connection.phase = .writing
+        case .read(let state):
+            restore(state, to: connection)
+            if stopDeadline != nil { return close(connection) }
+            connection.phase = .reading
+            connection.hasAnswered = true
+            processBuffered(connection, now: now)
         }
+    }
+
+    private func restore(_ state: ServerRun.ReadingState, to connection: Connection) {
+        connection.parser = state.parser
+        connection.requestStartedAt = state.requestStartedAt
+        connection.idleSince = state.idleSince
+        connection.peerFinished = state.peerFinished
     }
 
     private func beginStopping(grace: Int64, now: Int64) {
@@ -277,6 +311,8 @@ final class ConnectionLoop {
         for job in serverRun.pool.shutDown() where handling.removeValue(forKey: job.connectionID) != nil {
             Socket.closeDescriptor(job.descriptor)
         }
+        for (descriptor, _) in waitingAdmissions { Socket.closeDescriptor(descriptor) }
+        waitingAdmissions.removeAll()
         if isListening { Socket.closeDescriptor(listener) }
         Socket.closeDescriptor(serverRun.wakePipe.read)
         Socket.closeDescriptor(serverRun.wakePipe.write)
@@ -321,12 +357,25 @@ final class ConnectionLoop {
         Socket.setCloseOnExec(descriptor)
         Socket.configureConnection(descriptor)
         if openCount >= configuration.maxConnections && !makeRoom(now: now) {
-            let refusal = configuration.errorResponse(HTTPParseError(
-                status: 503, reason: "all \(configuration.maxConnections) connections are busy with requests; try again shortly"))
-            _ = Socket.sendAvailable(descriptor, refusal.serialized(closing: true))
-            Socket.closeDescriptor(descriptor)
+            // A connection with a worker may come back idle within moments: wait for it briefly.
+            if !handling.isEmpty && waitingAdmissions.count < Self.maximumWaitingAdmissions {
+                waitingAdmissions.append((descriptor, now + Self.admissionWaitMilliseconds))
+            } else {
+                refuse(descriptor)
+            }
             return
         }
+        addConnection(descriptor, now: now)
+    }
+
+    private func refuse(_ descriptor: Int32) {
+        let refusal = configuration.errorResponse(HTTPParseError(
+            status: 503, reason: "all \(configuration.maxConnections) connections are busy with requests; try again shortly"))
+        _ = Socket.sendAvailable(descriptor, refusal.serialized(closing: true))
+        Socket.closeDescriptor(descriptor)
+    }
+
+    private func addConnection(_ descriptor: Int32, now: Int64) {
         nextConnectionID += 1
         let connection = Connection(id: nextConnectionID, descriptor: descriptor, limits: configuration.limits, now: now)
         connections.append(connection)
@@ -419,13 +468,16 @@ final class ConnectionLoop {
         }
     }
 
+    /// Hands the request, with the socket and the parser, to a worker.
     private func dispatch(_ request: HTTPRequest, on connection: Connection) {
         connection.phase = .handling
         connection.requestStartedAt = nil
         handling[connection.id] = connection
         let job = ServerRun.Job(
-            connectionID: connection.id, descriptor: connection.descriptor, request: request,
-            closing: !request.keepsConnectionAlive || stopDeadline != nil, includeBody: request.method != "HEAD")
+            connectionID: connection.id, descriptor: connection.descriptor, request: request, parser: connection.parser,
+            peerFinished: connection.peerFinished)
+        // The worker owns the parser now; drop this copy so its buffer is not shared.
+        connection.parser = HTTPRequestParser(limits: configuration.limits)
         if !serverRun.pool.submit(job) {
             handling[connection.id] = nil
             close(connection)
@@ -438,7 +490,7 @@ final class ConnectionLoop {
         connection.output = []
         connection.outputOffset = 0
         connection.idleSince = now
-        connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
+        if connection.requestStartedAt == nil && connection.parser.hasPartialRequest { connection.requestStartedAt = now }
         processBuffered(connection, now: now)
     }
 

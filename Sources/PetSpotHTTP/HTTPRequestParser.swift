@@ -36,7 +36,7 @@ public struct HTTPParserLimits: Sendable, Equatable {
 /// line ends, folded headers, header text that is not UTF-8) with an ``HTTPParseError`` whose
 /// status the server answers before closing. Work is linear in the bytes received: the header
 /// terminator search and the chunk decoder resume where they stopped.
-package struct HTTPRequestParser {
+package struct HTTPRequestParser: Sendable {
     /// What ``nextRequest()`` found.
     package enum Outcome {
         /// More bytes are needed.

@@ -15,7 +15,9 @@ import PetSpotConcurrency
 /// hostage:
 ///
 /// - **Slow senders cost no thread.** Bytes are gathered by the I/O thread; a worker is busy
-///   only while the handler runs. Requests pipelined on one connection are answered in order.
+///   while the handler runs, and afterwards waits at most 5 ms on a keep-alive connection for
+///   its next request (a busy client's next request then skips two thread hand-offs). Requests
+///   pipelined on one connection are answered in order.
 /// - **Deadlines a client cannot extend.** From the first byte of a request (whatever the byte:
 ///   leading blank lines count) the header section must be complete within
 ///   ``Configuration/headerTimeout`` and the whole request within
@@ -27,9 +29,9 @@ import PetSpotConcurrency
 ///   are open. When a new client arrives at the limit, the longest-idle connection is closed to
 ///   make room (idle: a keep-alive connection between requests, or one silent for a second
 ///   since it was accepted); if none is idle, the connection whose request has been arriving the
-///   longest (the slowest sender) is answered 503 and closed; only when every connection has a
-///   request being handled or answered, or was accepted within the last second, is the
-///   newcomer answered 503 and closed.
+///   longest (the slowest sender) is answered 503 and closed. When every connection has a
+///   request being handled or answered, or was accepted within the last second, the newcomer
+///   waits up to 10 ms for one to come back idle, then is answered 503 and closed.
 /// - **Descriptor exhaustion backs off.** When `accept` fails with EMFILE or ENFILE the server
 ///   closes its longest-idle connection if it has one; otherwise it stops polling the listener
 ///   for 10 ms, doubling up to 250 ms while the shortage lasts, and keeps serving the open

@@ -65,15 +65,16 @@ final class RequestWorkerPool<Job: Sendable>: Sendable {
     private let maximumThreads: Int
     private let idleLifetime: Double
     private let threadName: String
-    private let perform: @Sendable (Job) -> Void
+    private let perform: @Sendable (Job, _ hasQueuedJobs: () -> Bool) -> Void
 
-    /// A pool that runs `perform` for each submitted job on one of its threads.
+    /// A pool that runs `perform` for each submitted job on one of its threads; `perform` can ask
+    /// whether other jobs are waiting for a thread (to cut optional work short).
     /// - Parameters:
     ///   - minimumThreads: threads kept once started, even without work.
     ///   - maximumThreads: threads at most; more jobs queue.
     ///   - idleLifetime: seconds a thread beyond the minimum waits for work before it ends.
     init(minimumThreads: Int, maximumThreads: Int, idleLifetime: Double, threadName: String,
-         perform: @escaping @Sendable (Job) -> Void) {
+         perform: @escaping @Sendable (Job, _ hasQueuedJobs: () -> Bool) -> Void) {
         self.maximumThreads = max(1, maximumThreads)
         self.minimumThreads = min(max(0, minimumThreads), self.maximumThreads)
         self.idleLifetime = idleLifetime
@@ -127,10 +128,15 @@ final class RequestWorkerPool<Job: Sendable>: Sendable {
         return abandoned
     }
 
+    /// Whether jobs are waiting for a thread.
+    private func hasQueuedJobs() -> Bool {
+        state.withLock { $0.queueHead < $0.queue.count }
+    }
+
     private func runThread(_ worker: Worker, first: Job) {
         var next: Job? = first
         while let job = next {
-            perform(job)
+            perform(job, hasQueuedJobs)
             next = nextJob(for: worker)
         }
     }

@@ -139,6 +139,22 @@ final class ChildProcess {
         return Int(line.split(separator: ":").last ?? "")
     }
 
+    /// CPU seconds (user plus system) the running child has used so far; `nil` where the
+    /// platform does not tell (read from `/proc/PID/stat` on Linux; after exit, ``Exit`` has it).
+    func cpuSecondsSoFar() -> Double? {
+        #if os(Linux)
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let commandEnd = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (comm)": state is field 3, utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: commandEnd)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #else
+        return nil
+        #endif
+    }
+
     /// Sends `signal` to the child.
     func send(_ signalNumber: Int32) {
         if exit == nil { kill(pid, signalNumber) }

@@ -32,8 +32,8 @@ public struct MockServerOptions: Sendable {
     /// 512 connections, headers within 10 s and requests within 30 s of their first byte, 30 s idle.
     public init(
         host: String = "127.0.0.1", port: Int = 0, profile: BackendProfile = .strict, faults: FaultPlan = .none,
-        adminToken: String = MockBackend.defaultAdminToken, maxConnections: Int = 512, headerTimeout: Double = 10,
-        requestTimeout: Double = 30, idleTimeout: Double = 30
+        adminToken: String = MockBackend.defaultAdminToken, requestTimeout: Double = 30, idleTimeout: Double = 30,
+        maxConnections: Int = 512, headerTimeout: Double = 10
     ) {
         self.host = host
         self.port = port

@@ -76,8 +76,8 @@ struct MockCommand: RunnerCommand {
         let idleTimeout = try parsed.seconds("--idle-timeout", default: defaults.idleTimeout, in: 0.01...86_400)
         options = MockServerOptions(
             host: "127.0.0.1", port: port, profile: BackendProfile(rawValue: profileName) ?? .strict, faults: faults,
-            adminToken: token, maxConnections: maxConnections, headerTimeout: headerTimeout, requestTimeout: requestTimeout,
-            idleTimeout: idleTimeout)
+            adminToken: token, requestTimeout: requestTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
+            headerTimeout: headerTimeout)
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {

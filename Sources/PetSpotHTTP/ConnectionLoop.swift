@@ -94,8 +94,9 @@ final class ConnectionLoop {
     /// newcomer needs its slot.
     static let newConnectionGraceMilliseconds: Int64 = 1000
     /// How long a client accepted at the limit waits for a slot: long enough for a worker
-    /// lingering on a keep-alive connection to hand it back, so that it can be closed instead.
-    static let admissionWaitMilliseconds: Int64 = ServerRun.lingerMilliseconds + 5
+    /// lingering on a keep-alive connection to hand it back (5 ms, plus scheduling delay on a
+    /// loaded machine), so that it can be closed instead.
+    static let admissionWaitMilliseconds: Int64 = 100
     /// Clients waiting for a slot at most; beyond, a newcomer is answered 503 at once.
     static let maximumWaitingAdmissions = 64
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -152,6 +153,8 @@ final class ConnectionLoop {
         if isListening && !listenerActive { nearest = acceptPausedUntil }
         pollSet.append(pollfd(fd: listenerActive ? listener : -1, events: Int16(POLLIN), revents: 0))
         if let stopDeadline { nearest = min(nearest, stopDeadline) }
+        // Before the walk, so that a client admitted now is in this turn's poll set.
+        if let due = admitWaiting(now: now) { nearest = min(nearest, due) }
         var kept = 0
         for index in connections.indices {
             let connection = connections[index]
@@ -171,7 +174,6 @@ final class ConnectionLoop {
             if let deadline { nearest = min(nearest, deadline) }
         }
         connections.removeLast(connections.count - kept)
-        if let due = admitWaiting(now: now) { nearest = min(nearest, due) }
         publishOpenCount()
         return nearest
     }
@@ -235,8 +237,10 @@ final class ConnectionLoop {
     // MARK: Mailbox: completions and stop
 
     private func takeMailbox(now: Int64) {
-        var drain = [UInt8](repeating: 0, count: 256)
-        while read(serverRun.wakePipe.read, &drain, drain.count) > 0 {}
+        let wakeDescriptor = serverRun.wakePipe.read
+        readBuffer.withUnsafeMutableBytes { buffer in
+            while read(wakeDescriptor, buffer.baseAddress, buffer.count) > 0 {}
+        }
         let stopGrace: Int64? = serverRun.mailbox.withLock { mailbox in
             swap(&mailbox.completions, &completions)
             mailbox.isWakePending = false

@@ -31,7 +31,7 @@ import PetSpotConcurrency
 ///   since it was accepted); if none is idle, the connection whose request has been arriving the
 ///   longest (the slowest sender) is answered 503 and closed. When every connection has a
 ///   request being handled or answered, or was accepted within the last second, the newcomer
-///   waits up to 10 ms for one to come back idle, then is answered 503 and closed.
+///   waits up to 100 ms for one to come back idle, then is answered 503 and closed.
 /// - **Descriptor exhaustion backs off.** When `accept` fails with EMFILE or ENFILE the server
 ///   closes its longest-idle connection if it has one; otherwise it stops polling the listener
 ///   for 10 ms, doubling up to 250 ms while the shortage lasts, and keeps serving the open

@@ -69,7 +69,7 @@ let contractsEachDefectFails: [MockDefect: [String]] = {
     ]
 }()
 
-@Suite("planted backend defects")
+@Suite("planted backend defects", .serialized)
 struct PlantedDefectTests {
     @Test("run catches each planted backend defect in a group of its surface", arguments: PlantedDefectRuns.pairs.map { "\($0.0.name) \($0.1.rawValue)" })
     func caught(pair: String) async throws {

@@ -9,11 +9,13 @@ import PetSpotModel
 /// strict profile refuses it with 400 `INVALID_FORMAT`, as backend-contract.md says).
 struct AcceptanceContracts: ContractGroup {
     let name = "production acceptance"
+    // Contract names, as the report shows them.
     static let longMicrochip = "a 20-digit microchip number is accepted and echoed"
     static let rolledDate = "lastSeenDate 2025-02-30 (rolled over by the JavaScript parser) is accepted and echoed as sent"
     static let emptyOptional = "an empty optional text is accepted and comes back null (strict profile: refused)"
     static let contracts = [longMicrochip, rolledDate, emptyOptional]
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

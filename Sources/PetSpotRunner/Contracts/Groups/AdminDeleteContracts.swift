@@ -8,6 +8,7 @@ import PetSpotModel
 /// an unknown id, 404.
 struct AdminDeleteContracts: ContractGroup {
     let name = "admin delete"
+    // Contract names, as the report shows them.
     static let noToken = "a delete without Authorization answers 401 and the announcement stays"
     static let wrongToken = "a delete with a wrong token answers 401 and the announcement stays"
     static let scheme = "the admin token under a scheme (Bearer) answers 401 and the announcement stays"
@@ -16,9 +17,12 @@ struct AdminDeleteContracts: ContractGroup {
     static let unknown = "a delete of an unknown id with the admin token answers 404"
     static let contracts = [noToken, wrongToken, scheme, alias, deletes, unknown]
 
+    /// The answer without an Authorization header.
     static let missing = ErrorExpectation(401, "UNAUTHENTICATED", message: "Missing Authorization header")
+    /// The answer to a token that is not the admin token.
     static let invalid = ErrorExpectation(401, "UNAUTHENTICATED", message: "Invalid admin token")
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

@@ -6,6 +6,7 @@ import PetSpotModel
 /// `managementPassword`; the 404 envelope for an unknown and for a malformed id.
 struct DetailsContracts: ContractGroup {
     let name = "details"
+    // Contract names, as the report shows them.
     static let sameAsCreate = "details answer what create answered, without managementPassword"
     static let unknown = "an unknown id answers the 404 NOT_FOUND envelope"
     static let malformed = "a malformed id answers the 404 NOT_FOUND envelope"
@@ -13,6 +14,7 @@ struct DetailsContracts: ContractGroup {
     /// Production's message for an unknown announcement.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

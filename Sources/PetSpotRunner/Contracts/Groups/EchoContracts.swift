@@ -8,6 +8,7 @@ import PetSpotModel
 /// (validated trimmed, stored untrimmed), numbers as the JSON numbers sent.
 struct EchoContracts: ContractGroup {
     let name = "echo"
+    // Contract names, as the report shows them.
     static let stripped = "text fields come back HTML-stripped (create and details)"
     static let untrimmed = "values come back as sent, untrimmed (create and details)"
     static let numbers = "numbers come back as the JSON numbers sent (create and details)"
@@ -15,8 +16,11 @@ struct EchoContracts: ContractGroup {
 
     /// One echoed field: what is sent and what must come back.
     struct Field {
+        /// The field.
         let name: String
+        /// The value sent.
         let sent: JSONValue
+        /// The value that must come back.
         let echoed: JSONValue
     }
 
@@ -47,6 +51,7 @@ struct EchoContracts: ContractGroup {
         Field(name: "age", sent: 7, echoed: 7),
     ]
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

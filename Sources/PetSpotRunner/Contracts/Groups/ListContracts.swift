@@ -12,6 +12,7 @@ import PetSpotModel
 /// cannot make it fail. Distances stay at least 0.4 km away from every range queried.
 struct ListContracts: ContractGroup {
     let name = "list"
+    // Contract names, as the report shows them.
     static let onlyWithPhoto = "the list answers only announcements with a photo"
     static let defaultRange = "lat/lng without range filter at 5 km (great-circle, R = 6371 km)"
     static let ranges = "lat/lng/range answer exactly the run's announcements closer than range km"
@@ -29,11 +30,15 @@ struct ListContracts: ContractGroup {
 
     /// One bad query and the answer it must get.
     struct ParameterCase {
+        /// The contract the case is reported under.
         let contract: String
+        /// The query string after `?`.
         let query: String
+        /// The answer it must get.
         let expected: ErrorExpectation
     }
 
+    /// The bad queries: each parameter missing its partner, out of range, not a number, and every bad range.
     static var parameterCases: [ParameterCase] {
         let lat = "\(centre.lat)", lng = "\(centre.lng)"
         func bad(_ contract: String, _ query: String, _ message: String) -> ParameterCase {
@@ -59,13 +64,19 @@ struct ListContracts: ContractGroup {
 
     /// One announcement of the oracle.
     struct Placed {
+        /// Its id.
         let id: String
+        /// Its latitude as sent.
         let latitude: Double
+        /// Its longitude as sent.
         let longitude: Double
+        /// Whether a photo was uploaded.
         let hasPhoto: Bool
+        /// Its great-circle distance from the centre, in km.
         var distance: Double { GreatCircle.distance(ListContracts.centre.lat, ListContracts.centre.lng, latitude, longitude) }
     }
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {
@@ -142,6 +153,7 @@ struct ListContracts: ContractGroup {
             + inside.map { "\($0.id) (\(formatted($0.distance)) km)" }.joined(separator: ", ")
     }
 
+    /// Kilometres with two decimals.
     static func formatted(_ kilometres: Double) -> String { String(format: "%.2f", kilometres) }
 
     /// What is wrong with a list answer, comparing only the run's ids: with `range`, exactly

@@ -12,7 +12,9 @@ struct MessagesContracts: ContractGroup {
 
     /// One request and the answer it must get.
     struct Case: Sendable {
+        /// The contract the case is reported under.
         let contract: String
+        /// The answer it must get.
         let expected: ErrorExpectation
         /// The request, given a fresh valid create body and the photo announcement's id and password.
         let request: @Sendable (_ base: JSONObject, _ id: String, _ password: String) -> TransportRequest
@@ -20,6 +22,7 @@ struct MessagesContracts: ContractGroup {
         var usesPassword = false
     }
 
+    /// A create request: a fresh valid body changed by `change`.
     static func create(_ change: @escaping @Sendable (inout JSONObject) -> Void) -> @Sendable (JSONObject, String, String) -> TransportRequest {
         { base, _, _ in
             var body = base
@@ -28,6 +31,7 @@ struct MessagesContracts: ContractGroup {
         }
     }
 
+    /// 400 INVALID_FORMAT on `field` with production's `message`.
     static func invalid(_ field: String, _ message: String) -> ErrorExpectation {
         ErrorExpectation(400, "INVALID_FORMAT", field: .named(field), message: message)
     }
@@ -81,6 +85,7 @@ struct MessagesContracts: ContractGroup {
              }),
     ]
 
+    /// A photo upload to the case's announcement (or `id`), with the Authorization `authorization` makes, a PNG or `bytes`, or no file.
     static func photo(
         id override: String? = nil, authorization: @escaping @Sendable (String, String) -> String?, file: Bool = true, bytes: Data = SampleImage.png(tag: "petspot-contracts messages")
     ) -> @Sendable (JSONObject, String, String) -> TransportRequest {
@@ -96,6 +101,7 @@ struct MessagesContracts: ContractGroup {
         }
     }
 
+    /// `Basic base64(text)`.
     static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
 
     /// The photo upload cases (against one announcement created for them).
@@ -130,8 +136,10 @@ struct MessagesContracts: ContractGroup {
         ]
     }
 
+    /// The 409 contract (two requests: a create, then the same microchip again).
     static let duplicate = "create, duplicate microchip: \"An entity with this value already exists\""
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

@@ -8,6 +8,7 @@ import PetSpotModel
 /// deleting the announcement removes the photo.
 struct PhotoContracts: ContractGroup {
     let name = "photo and /images"
+    // Contract names, as the report shows them.
     static let detectedExtension = "photoUrl takes the detected type's extension (a PNG declared image/jpeg gives .png)"
     static let serves = "GET photoUrl serves the uploaded bytes with the extension's Content-Type"
     static let otherExtension = "/images/{id} under another extension answers the 404 envelope"
@@ -15,9 +16,11 @@ struct PhotoContracts: ContractGroup {
     static let deleteRemoves = "deleting the announcement removes its photo (/images answers 404)"
     static let animated = "an animated PNG (acTL before IDAT) is refused with 400 INVALID_FILE_FORMAT"
     static let contracts = [detectedExtension, serves, otherExtension, replaces, deleteRemoves, animated]
+    /// The answer to a file that is no accepted image.
     static let notAnImage = ErrorExpectation(
         400, "INVALID_FILE_FORMAT", field: .named("file"), message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)")
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

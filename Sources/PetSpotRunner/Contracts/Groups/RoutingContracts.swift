@@ -10,6 +10,7 @@ import PetSpotModel
 /// is what its Content-Type says.
 struct RoutingContracts: ContractGroup {
     let name = "routing and shared HTTP behaviour"
+    // Contract names, as the report shows them.
     static let unknownRoute = "an unknown route answers the JSON 404 NOT_FOUND envelope"
     static let unknownMethod = "an unknown method on a known path answers the JSON 404 NOT_FOUND envelope"
     static let preflight = "an OPTIONS preflight answers 204 with the allowed methods"
@@ -21,8 +22,10 @@ struct RoutingContracts: ContractGroup {
     static let contentType = "every answer of the run is what its Content-Type says (JSON on the API, the image type on /images)"
     static let contracts = [unknownRoute, unknownMethod, preflight, head, gzip, deflate, badEscape, cors, contentType]
 
+    /// The unknown-route answer.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
+    /// Applies whenever the session has a backend.
     func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
     func check(_ session: ContractSession) async throws(RunnerError) {

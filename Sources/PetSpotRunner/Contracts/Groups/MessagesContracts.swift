@@ -18,8 +18,6 @@ struct MessagesContracts: ContractGroup {
         let expected: ErrorExpectation
         /// The request, given a fresh valid create body and the photo announcement's id and password.
         let request: @Sendable (_ base: JSONObject, _ id: String, _ password: String) -> TransportRequest
-        /// Whether the request carries the management password.
-        var usesPassword = false
     }
 
     /// A create request: a fresh valid body changed by `change`.
@@ -121,18 +119,17 @@ struct MessagesContracts: ContractGroup {
                  request: photo(authorization: { id, _ in basic(id + ":") })),
             Case(contract: "photo, unknown id: \"Announcement with ID {id} not found\"",
                  expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(unknownId) not found"),
-                 request: photo(id: unknownId, authorization: { id, password in basic("\(id):\(password)") }), usesPassword: true),
+                 request: photo(id: unknownId, authorization: { id, password in basic("\(id):\(password)") })),
             Case(contract: "photo, wrong password: \"Invalid credentials for this announcement\"",
                  expected: ErrorExpectation(403, "UNAUTHORIZED", message: "Invalid credentials for this announcement"),
                  request: photo(authorization: { id, password in basic("\(id):\(password == "100000" ? "100001" : "100000")") })),
             Case(contract: "photo, no file part: \"Photo field is required\"",
                  expected: ErrorExpectation(400, "MISSING_FILE", field: .named("photo"), message: "Photo field is required"),
-                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, file: false), usesPassword: true),
+                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, file: false)),
             Case(contract: "photo, not an image: \"File is not a valid image format (...)\"",
                  expected: ErrorExpectation(400, "INVALID_FILE_FORMAT", field: .named("file"),
                                             message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)"),
-                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, bytes: Data("just some text, no image".utf8)),
-                 usesPassword: true),
+                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, bytes: Data("just some text, no image".utf8))),
         ]
     }
 

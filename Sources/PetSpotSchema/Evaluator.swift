@@ -79,11 +79,14 @@ struct Evaluator {
         // `$ref` is skipped straight to its (precomputed, loop-free) final target.
         let target = node.referenceTarget ?? node
         if let boolean = target.booleanValue { return boolean }
-        if let leaf = target.leaf { return try accepts(leaf, instance, target) }
+        if let leaf = target.leaf { return try accepts(leaf, instance) }
         if target.tracksEvaluation { return try evaluateFully(target, instance, nil) }
         depth += 1
         if depth > maxDepth { throw tooDeep(target) }
-        for keyword in target.keywords where try !apply(keyword, target, instance, nil) {
+        // Through a span, each keyword is read in place: no copy of the enum, no retains.
+        let keywordList = target.keywords
+        let keywords = keywordList.span
+        for index in keywords.indices where try !apply(keywords[index], target, instance, nil) {
             depth -= 1
             return false
         }
@@ -104,7 +107,9 @@ struct Evaluator {
 
         let local: EvaluatedLocations? = evaluated != nil || node.tracksEvaluation ? EvaluatedLocations() : nil
         var valid = true
-        for keyword in node.keywords where try !apply(keyword, node, instance, local) {
+        let keywordList = node.keywords
+        let keywords = keywordList.span
+        for index in keywords.indices where try !apply(keywords[index], node, instance, local) {
             valid = false
             if !collectErrors { break }
         }
@@ -112,13 +117,16 @@ struct Evaluator {
         return valid
     }
 
-    /// A leaf's verdict; a pattern it could not decide becomes an (unlocated) evaluation error.
+    /// A leaf's verdict (leaves run on the fast path only); a pattern it could not decide
+    /// becomes an unlocated evaluation error.
     @inline(__always)
-    private func accepts(_ leaf: LeafCheck, _ instance: JSONValue, _ node: SchemaNode) throws(SchemaEvaluationError) -> Bool {
+    private func accepts(_ leaf: LeafCheck, _ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
         do {
             return try leaf.accepts(instance)
         } catch {
-            throw undecided(node, "pattern", .patternStepBudgetExhausted(pattern: error.pattern))
+            throw SchemaEvaluationError(
+                reason: .patternStepBudgetExhausted(pattern: error.pattern), instanceLocation: "", keywordLocation: "",
+                absoluteKeywordLocation: nil, isLocated: false)
         }
     }
 
@@ -528,8 +536,8 @@ struct Evaluator {
                 break
             }
             guard found >= 0 else { continue }
-            if fast, let leaf = table.leaves[position] {
-                if try !accepts(leaf, object.values[found], table.nodes[position]) { return false }
+            if fast, let leaf = table.unretainedLeaves[position] {
+                if try !leaf.withObject({ leaf throws(SchemaEvaluationError) in try accepts(leaf, object.values[found]) }) { return false }
             } else if try !check(table.nodes[position], object.values[found], keyword: "properties", .key(name), at: .key(name)) {
                 valid = false
                 if !collectErrors { return false }
@@ -542,12 +550,13 @@ struct Evaluator {
     /// one probe per member, leaves called in place, nothing recorded.
     private mutating func applyPropertiesByKey(_ table: PropertyTable, _ additional: SchemaNode?, _ object: JSONObject, _ node: SchemaNode) throws(SchemaEvaluationError) -> Bool {
         var hint = 0
-        let keys = object.keys
-        let values = object.values
+        // Spans read keys and values in place, without copying (retaining) them.
+        let keys = object.keys.span
+        let values = object.values.span
         for index in keys.indices {
             if let position = table.position(of: keys[index], hint: &hint) {
-                if let leaf = table.leaves[position] {
-                    if try !accepts(leaf, values[index], table.nodes[position]) { return false }
+                if let leaf = table.unretainedLeaves[position] {
+                    if try !leaf.withObject({ leaf throws(SchemaEvaluationError) in try accepts(leaf, values[index]) }) { return false }
                 } else if try !evaluate(table.nodes[position], values[index], nil) {
                     return false
                 }

@@ -82,9 +82,8 @@ public struct SchemaCompileError: Error, Sendable, Equatable, CustomStringConver
 /// Evaluation has three outcomes, not two: valid, invalid, or undecided, when the validator could
 /// not reach a verdict (a `pattern` whose search ran out of its step budget, or evaluation nested
 /// deeper than ``SchemaOptions/maxEvaluationDepth``). An undecided evaluation is a
-/// ``SchemaEvaluationError``, never "invalid": ``validity(of:)`` and ``validate(_:)`` say so
-/// in their result, and ``isValid(_:)`` returns `false` only for a proven-invalid instance…
-/// except that, being a `Bool`, it must return something for an undecided one too (see there).
+/// ``SchemaEvaluationError``, never "invalid": ``validity(of:)`` and ``validate(_:)`` report it
+/// as a third outcome. ``isValid(_:)``, a `Bool`, cannot: it answers "proven valid or not".
 public struct CompiledSchema: Sendable {
     let root: SchemaNode
     /// The schemas that forwarding nodes (reference cycles) stand for, by index.
@@ -97,12 +96,33 @@ public struct CompiledSchema: Sendable {
     /// at the first failure without building errors.
     public func validity(of instance: JSONValue) -> Validity {
         var evaluator = Evaluator(self, collectErrors: false)
+        let verdict: Validity
         do {
-            return try evaluator.run(root, instance) ? .valid : .invalid
+            verdict = try evaluator.run(root, instance) ? .valid : .invalid
         } catch {
-            return .undecided(located(error, in: instance))
+            verdict = .undecided(located(error, in: instance))
+        }
+        #if DEBUG
+        checkAgainstSafePath(verdict, instance)
+        #endif
+        return verdict
+    }
+
+    #if DEBUG
+    /// Debug builds only: the fast path (fused leaves, unretained references) must agree with
+    /// the collecting evaluator, which uses neither. Only a valid/invalid disagreement is a bug:
+    /// the collecting evaluator keeps going after a failure, so it may meet an undecidable
+    /// pattern the fast path never reached.
+    private func checkAgainstSafePath(_ verdict: Validity, _ instance: JSONValue) {
+        let safe = validate(instance).outcome
+        switch (verdict, safe) {
+        case (.valid, .invalid), (.invalid, .valid):
+            preconditionFailure("validator fast path says \(verdict), safe path says \(safe) for \(instance.serialized())")
+        default:
+            break
         }
     }
+    #endif
 
     /// Whether `instance` is proven valid: `true` when valid, `false` when invalid **or
     /// undecided**. A `Bool` cannot say "no verdict", so callers that must tell an undecided

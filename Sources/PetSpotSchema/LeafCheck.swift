@@ -14,6 +14,9 @@ final class LeafCheck: Sendable {
     private let pattern: RegexPattern?
     private let required: PropertyNameList?
     private let extras: Extras?
+    /// ``pattern`` and ``extras`` for the fast path, unretained (owned by those two `let`s).
+    private let unretainedPattern: UnretainedReference<RegexPattern>?
+    private let unretainedExtras: UnretainedReference<Extras>?
 
     /// The rarer assertions, kept out of line so the common leaf stays small.
     fileprivate final class Extras: Sendable {
@@ -112,7 +115,10 @@ final class LeafCheck: Sendable {
         self.checksLength = minLength > 0 || maxLength < Int.max
         self.pattern = firstPattern
         self.required = required
-        self.extras = extras.isUsed ? Extras(extras) : nil
+        let fused = extras.isUsed ? Extras(extras) : nil
+        self.extras = fused
+        unretainedPattern = firstPattern.map(UnretainedReference.init)
+        unretainedExtras = fused.map(UnretainedReference.init)
     }
 
     /// Whether `instance` passes every fused keyword.
@@ -129,12 +135,14 @@ final class LeafCheck: Sendable {
                     if length < minLength || length > maxLength { return false }
                 }
             }
-            if let pattern, try !pattern.matches(text) { return false }
+            if let unretainedPattern, try !unretainedPattern.withObject({ pattern throws(PatternStepBudgetExhausted) in try pattern.matches(text) }) {
+                return false
+            }
         } else if let required, case .object(let object) = instance {
             if !required.allPresent(in: object.keys) { return false }
         }
-        guard let extras else { return true }
-        return try extras.accepts(instance)
+        guard let unretainedExtras else { return true }
+        return try unretainedExtras.withObject { extras throws(PatternStepBudgetExhausted) in try extras.accepts(instance) }
     }
 }
 

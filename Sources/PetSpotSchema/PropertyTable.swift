@@ -11,6 +11,8 @@ final class PropertyTable: Sendable {
     let ascii: [Bool]
     /// For each entry, the fused check of its schema (through `$ref` chains) when it is a leaf.
     let leaves: [LeafCheck?]
+    /// ``leaves`` for the fast path, unretained (owned by ``leaves``: see ``UnretainedReference``).
+    let unretainedLeaves: [UnretainedReference<LeafCheck>?]
 
     init(_ entries: [(name: String, node: SchemaNode)]) {
         names = entries.map(\.name)
@@ -18,6 +20,7 @@ final class PropertyTable: Sendable {
         lengths = entries.map { $0.name.utf8.count }
         ascii = entries.map { $0.name.isASCIIOnly }
         leaves = entries.map(\.node.effectiveLeaf)
+        unretainedLeaves = leaves.map { $0.map(UnretainedReference.init) }
     }
 
     /// Whether the entry at `position` is named `name`, code point by code point.

@@ -20,6 +20,8 @@ final class RegexPattern: Sendable {
     private let anchoredAtStart: Bool
     private let captureCount: Int
     private let simple: SimplePattern?
+    /// ``simple`` for the fast path, unretained (owned by ``simple``).
+    private let unretainedSimple: UnretainedReference<SimplePattern>?
     private let automaton: PatternNFA?
 
     init(_ source: String) throws(PatternSyntaxError) {
@@ -32,6 +34,7 @@ final class RegexPattern: Sendable {
         self.anchoredAtStart = root.isAnchoredAtStart
         let simple = SimplePattern(root)
         self.simple = simple
+        self.unretainedSimple = simple.map(UnretainedReference.init)
         // The step matcher can run out of budget; the automaton never does, so it needs no fallback.
         self.automaton = simple?.usesAutomaton == true ? nil : PatternNFA(root)
     }
@@ -45,7 +48,7 @@ final class RegexPattern: Sendable {
             contiguous.makeContiguousUTF8()
             return try matches(contiguous)
         }
-        if let simple, let result = simple.matches(text.utf8.span) { return result }
+        if let unretainedSimple, let result = unretainedSimple.withObject({ $0.matches(text.utf8.span) }) { return result }
         if let automaton { return automaton.matches(text.utf8.span) }
         return try backtrackingMatches(text)
     }

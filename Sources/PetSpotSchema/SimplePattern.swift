@@ -52,6 +52,8 @@ final class SimplePattern: Sendable {
     private let shape: Shape
     /// The automaton for `.steps` shapes without lookaheads, when small enough.
     private let dfa: PatternAutomaton?
+    /// ``dfa`` for the fast path, unretained (owned by ``dfa``).
+    private let unretainedDFA: UnretainedReference<PatternAutomaton>?
     /// Whether matching runs the automaton.
     var usesAutomaton: Bool { dfa != nil }
 
@@ -118,6 +120,7 @@ final class SimplePattern: Sendable {
         dfa = shape == .steps && allowsAutomaton
             ? PatternAutomaton(steps: builder.steps, mainCount: mainCount, extras: builder.extras, branches: builder.branches)
             : nil
+        unretainedDFA = dfa.map(UnretainedReference.init)
     }
 
     /// Accumulates steps while compiling.
@@ -230,7 +233,7 @@ final class SimplePattern: Sendable {
     func matches(_ bytes: Span<UInt8>) -> Bool? {
         switch shape {
         case .steps:
-            if let dfa { return dfa.matches(bytes) }
+            if let unretainedDFA { return unretainedDFA.withObject { $0.matches(bytes) } }
         case .containsAtom: return containsMatch(steps[0], bytes)
         case .wholeRun: return wholeRunMatches(steps[1], bytes)
         }

@@ -1,0 +1,55 @@
+/// The validator's only unsafe code: a reference that calls into its object without
+/// reference counting, for the fast path's innermost calls (a property's fused leaf check, a
+/// leaf's pattern, a pattern's automaton), where retain/release pairs would otherwise cost as
+/// much as the checks themselves.
+///
+/// Soundness rests on one invariant, kept by construction: **an `UnretainedReference` is stored
+/// only in an immutable (`let`-only) object that also holds a strong `let` reference to the same
+/// referent**, set in the same initializer. The holder is alive for as long as anyone can read
+/// the unretained reference from it, and its strong reference cannot be reassigned, so the
+/// referent outlives every ``withObject(_:)`` call. Each construction site is in an initializer
+/// beside its owning `let`: `PropertyTable.init`, `LeafCheck.init`, `RegexPattern.init`,
+/// `SimplePattern.init`. The type is trivial (no reference counting when copied), so arrays of
+/// it cost nothing to read.
+///
+/// Checked in debug builds twice over: each reference also keeps a weak reference and traps if
+/// its referent is gone; and ``CompiledSchema/validity(of:)`` compares every fast-path verdict
+/// with the safe collecting evaluator's, which never goes through this type.
+struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
+    private let unmanaged: Unmanaged<Object>
+    #if DEBUG
+    private let check: WeakCheck
+    #endif
+
+    /// An unretained reference to `object`; see the invariant above.
+    init(_ object: Object) {
+        unmanaged = .passUnretained(object)
+        #if DEBUG
+        check = WeakCheck(object)
+        #endif
+    }
+
+    /// Calls `body` with the object, without retaining it.
+    @inline(__always)
+    func withObject<Result, Failure: Error>(_ body: (Object) throws(Failure) -> Result) throws(Failure) -> Result {
+        #if DEBUG
+        precondition(check.isAlive, "UnretainedReference used after its referent was freed: its holder does not own the referent")
+        #endif
+        let outcome = unmanaged._withUnsafeGuaranteedRef { object in
+            Swift.Result { () throws(Failure) -> Result in try body(object) }
+        }
+        return try outcome.get()
+    }
+}
+
+#if DEBUG
+/// A weak reference, to detect a referent freed too early (debug builds only).
+private final class WeakCheck: @unchecked Sendable {
+    // Unchecked: `object` is written once, in `init`, and a weak load is atomic.
+    private weak var object: AnyObject?
+
+    init(_ object: AnyObject) { self.object = object }
+
+    var isAlive: Bool { object != nil }
+}
+#endif

@@ -45,14 +45,12 @@ struct FastPathAgreementTests {
 
     static let keys = ["species", "sex", "age", "chip", "date", "phone", "status", "tags", "x-note", "other", "child"]
 
-    static let instance: Gen<JSONValue> = Gen<(String, JSONValue)>.array(
-        of: PetSpotPropertyEngine.zip(Gen.element(of: keys), value), count: 0...9
-    ).flatMap { members in
-        Gen<(String, JSONValue)>.array(of: PetSpotPropertyEngine.zip(Gen.element(of: keys), value), count: 0...4).map { inner in
-            var object = JSONObject(members.map { (key: $0.0, value: $0.1) })
-            if object["child"] != nil { object["child"] = .object(JSONObject(inner.map { (key: $0.0, value: $0.1) })) }
-            return JSONValue.object(object)
-        }
+    static let member = PetSpotPropertyEngine.zip(Gen.element(of: keys), value)
+
+    static let instance: Gen<JSONValue> = PetSpotPropertyEngine.zip(member.array(count: 0...9), member.array(count: 0...4)).map { members, inner in
+        var object = JSONObject(members.map { (key: $0.0, value: $0.1) })
+        if object["child"] != nil { object["child"] = .object(JSONObject(inner.map { (key: $0.0, value: $0.1) })) }
+        return JSONValue.object(object)
     }
 
     @Test("valid versus invalid: validity(of:) and validate(_:) agree on generated instances")

@@ -77,9 +77,18 @@ struct Evaluator {
         }
         // The fast path: no paths, no annotations, no dynamic scope. A schema that is only a
         // `$ref` is skipped straight to its (precomputed, loop-free) final target.
-        let target = node.referenceTarget ?? node
+        if let target = node.unretainedReferenceTarget {
+            return try target.withObject { target throws(SchemaEvaluationError) in try evaluateFast(target, instance) }
+        }
+        return try evaluateFast(node, instance)
+    }
+
+    /// The fast path of `target`, an object or Boolean schema (not a forwarding node).
+    private mutating func evaluateFast(_ target: SchemaNode, _ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
         if let boolean = target.booleanValue { return boolean }
-        if let leaf = target.leaf { return try accepts(leaf, instance) }
+        if let leaf = target.unretainedLeaf {
+            return try leaf.withObject { leaf throws(SchemaEvaluationError) in try accepts(leaf, instance) }
+        }
         if target.tracksEvaluation { return try evaluateFully(target, instance, nil) }
         depth += 1
         if depth > maxDepth { throw tooDeep(target) }

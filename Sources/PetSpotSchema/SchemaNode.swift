@@ -25,6 +25,10 @@ final class SchemaNode: Sendable {
     let leaf: LeafCheck?
     /// For a forwarding node: the index of the schema it stands for among the cycle targets.
     let forward: Int?
+    /// ``referenceTarget`` and ``leaf`` for the fast path, unretained (owned by those two
+    /// `let`s: see ``UnretainedReference``).
+    let unretainedReferenceTarget: UnretainedReference<SchemaNode>?
+    let unretainedLeaf: UnretainedReference<LeafCheck>?
 
     /// A Boolean schema.
     init(boolean: Bool, absoluteLocation: String, resource: Int) {
@@ -36,6 +40,8 @@ final class SchemaNode: Sendable {
         referenceTarget = nil
         leaf = nil
         forward = nil
+        unretainedReferenceTarget = nil
+        unretainedLeaf = nil
     }
 
     /// An object schema with its compiled keywords.
@@ -51,7 +57,10 @@ final class SchemaNode: Sendable {
         } else {
             referenceTarget = nil
         }
-        leaf = tracksEvaluation ? nil : LeafCheck(keywords)
+        let leaf = tracksEvaluation ? nil : LeafCheck(keywords)
+        self.leaf = leaf
+        unretainedReferenceTarget = referenceTarget.map(UnretainedReference.init)
+        unretainedLeaf = leaf.map(UnretainedReference.init)
     }
 
     /// A stand-in for the schema at cycle-target index `forward`.
@@ -64,6 +73,8 @@ final class SchemaNode: Sendable {
         referenceTarget = nil
         leaf = nil
         self.forward = forward
+        unretainedReferenceTarget = nil
+        unretainedLeaf = nil
     }
 
     /// The check to run in place of this schema on the fast path: its own fused leaf, or that

@@ -1,6 +1,6 @@
 /// The validator's only unsafe code: a reference that calls into its object without
-/// reference counting, for the fast path's innermost calls (a property's fused leaf check, a
-/// leaf's pattern, a pattern's automaton), where retain/release pairs would otherwise cost as
+/// reference counting, for the fast path's innermost calls (a schema's `$ref` target and fused
+/// leaf check, a property's leaf, a leaf's pattern, a pattern's automaton), where retain/release pairs would otherwise cost as
 /// much as the checks themselves.
 ///
 /// Soundness rests on one invariant, kept by construction: **an `UnretainedReference` is stored
@@ -8,8 +8,8 @@
 /// referent**, set in the same initializer. The holder is alive for as long as anyone can read
 /// the unretained reference from it, and its strong reference cannot be reassigned, so the
 /// referent outlives every ``withObject(_:)`` call. Each construction site is in an initializer
-/// beside its owning `let`: `PropertyTable.init`, `LeafCheck.init`, `RegexPattern.init`,
-/// `SimplePattern.init`. The type is trivial (no reference counting when copied), so arrays of
+/// beside its owning `let`: `SchemaNode.init`, `PropertyTable.init`, `LeafCheck.init`,
+/// `RegexPattern.init`, `SimplePattern.init`. The type is trivial (no reference counting when copied), so arrays of
 /// it cost nothing to read.
 ///
 /// Checked in debug builds twice over: each reference also keeps a weak reference and traps if

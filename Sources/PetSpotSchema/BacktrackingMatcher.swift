@@ -8,6 +8,10 @@ final class BacktrackingMatcher {
     var captures: [Int]
     var steps = 0
     let budget: Int
+    /// Nested `match` calls (each continuation nests deeper): bounded so that a long text cannot
+    /// overflow the stack; reaching the bound counts as running out of budget.
+    private var depth = 0
+    private static let maximumDepth = 2_000
 
     /// Steps allowed for a text of `byteCount` bytes.
     static func budget(forByteCount byteCount: Int) -> Int { 200_000 + byteCount * 2_000 }
@@ -83,6 +87,12 @@ final class BacktrackingMatcher {
     func match(_ node: RegexNode, _ position: Int, _ continuation: (Int) -> Bool) -> Bool {
         steps += 1
         if steps > budget { return false }
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth {
+            steps = budget + 1
+            return false
+        }
         switch node {
         case .empty:
             return continuation(position)

@@ -40,6 +40,14 @@ final class PatternNFA: Sendable {
 
     private let program: [Instruction]
     private let anchoredAtStart: Bool
+    /// The most instruction visits a match may need (instructions × positions): past it the
+    /// search is undecided rather than minutes long (a huge counted repeat on a long text).
+    static let workLimit = 100_000_000
+
+    /// Whether matching a text of `byteCount` bytes stays within ``workLimit``.
+    func fitsWorkLimit(byteCount: Int) -> Bool {
+        program.count <= Self.workLimit / (byteCount + 1)
+    }
     /// Automata larger than this keep the backtracking matcher (huge counted repeats).
     private static let maximumInstructions = 20_000
 
@@ -125,6 +133,8 @@ final class PatternNFA: Sendable {
         let entry = program.count - 1
         var current = StateSet(capacity: program.count)
         var next = StateSet(capacity: program.count)
+        var stack: [Int] = []
+        stack.reserveCapacity(program.count)
         var position = 0
         var previousIsWord = false
         while true {
@@ -133,7 +143,7 @@ final class PatternNFA: Sendable {
                 atStart: position == 0, atEnd: position == bytes.count, previousIsWord: previousIsWord,
                 nextIsWord: length > 0 && ScalarPredicate.isWord(scalar))
             if position == 0 || !anchoredAtStart {
-                if addClosure(entry, context, &current) { return true }
+                if addClosure(entry, context, &current, &stack) { return true }
             }
             if position == bytes.count || (current.isEmpty && anchoredAtStart) { return false }
             next.removeAll()
@@ -143,7 +153,7 @@ final class PatternNFA: Sendable {
                 nextIsWord: end < bytes.count && ScalarPredicate.isWord(UInt32(bytes[end])))
             for index in 0..<current.count {
                 if case .consume(let atom, let target) = program[current.states[index]], atom.matches(scalar) {
-                    if addClosure(target, after, &next) { return true }
+                    if addClosure(target, after, &next, &stack) { return true }
                 }
             }
             swap(&current, &next)
@@ -161,9 +171,10 @@ final class PatternNFA: Sendable {
     }
 
     /// Adds `state` and everything reachable from it without consuming input to `set`; true
-    /// when that reaches `accept`.
-    private func addClosure(_ state: Int, _ context: Context, _ set: inout StateSet) -> Bool {
-        var stack = [state]
+    /// when that reaches `accept`. `stack` is scratch space, reused across calls.
+    private func addClosure(_ state: Int, _ context: Context, _ set: inout StateSet, _ stack: inout [Int]) -> Bool {
+        stack.removeAll(keepingCapacity: true)
+        stack.append(state)
         while let top = stack.popLast() {
             guard set.insert(top) else { continue }
             switch program[top] {

@@ -49,7 +49,11 @@ final class RegexPattern: Sendable {
             return try matches(contiguous)
         }
         if let unretainedSimple, let result = unretainedSimple.withObject({ $0.matches(text.utf8.span) }) { return result }
-        if let automaton { return automaton.matches(text.utf8.span) }
+        if let automaton {
+            // Past the work limit the backtracker would be no better (and would recurse deeply).
+            guard automaton.fitsWorkLimit(byteCount: text.utf8.count) else { throw PatternStepBudgetExhausted(pattern: source) }
+            return automaton.matches(text.utf8.span)
+        }
         return try backtrackingMatches(text)
     }
 

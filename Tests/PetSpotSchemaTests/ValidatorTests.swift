@@ -171,6 +171,17 @@ struct ValidatorTests {
         #expect(result.errors.count == 1 && result.errors[0].message.hasPrefix("undecided:"))
     }
 
+    @Test func longTextsEndInAVerdictOrAnEvaluationErrorNeverACrash() throws {
+        let long = JSONValue.string(String(repeating: "ab", count: 60_000))
+        // No lookaround: the automaton decides it, without recursion.
+        #expect(try JSONSchema.compile(["pattern": "^(?:ab)*$"]).validity(of: long) == .valid)
+        // A lookaround keeps the backtracker, whose nesting is bounded: undecided, not a crash.
+        #expect(try JSONSchema.compile(["pattern": "^(?=a)(?:ab)*$"]).validity(of: long).isUndecided)
+        // Too much work for the automaton: undecided rather than minutes long.
+        let text = JSONValue.string(String(repeating: "a", count: 20_000))
+        #expect(try JSONSchema.compile(["pattern": "^(?:a|b){1,6000}$"]).validity(of: text).isUndecided)
+    }
+
     @Test func undecidedSubschemasAreNotInvertedOrSkipped() throws {
         let pattern = JSONValue.string(Self.exhaustingPattern)
         for schema: JSONValue in [

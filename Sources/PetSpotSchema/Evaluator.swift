@@ -129,7 +129,7 @@ struct Evaluator {
     /// A leaf's verdict (leaves run on the fast path only); a pattern it could not decide
     /// becomes an unlocated evaluation error.
     @inline(__always)
-    private func accepts(_ leaf: LeafCheck, _ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
+    private func accepts(_ leaf: LeafCheck, _ instance: borrowing JSONValue) throws(SchemaEvaluationError) -> Bool {
         do {
             return try leaf.accepts(instance)
         } catch {

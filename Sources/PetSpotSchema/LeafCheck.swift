@@ -123,9 +123,10 @@ final class LeafCheck: Sendable {
 
     /// Whether `instance` passes every fused keyword.
     /// - Throws: ``PatternStepBudgetExhausted`` when a pattern could not be decided.
-    func accepts(_ instance: JSONValue) throws(PatternStepBudgetExhausted) -> Bool {
+    func accepts(_ instance: borrowing JSONValue) throws(PatternStepBudgetExhausted) -> Bool {
         if !types.admits(instance) { return false }
-        if case .string(let text) = instance {
+        switch instance {
+        case .string(let text):
             if checksLength {
                 let bytes = text.utf8.count
                 // Code points are between bytes/4 and bytes; count them only when that matters.
@@ -138,8 +139,10 @@ final class LeafCheck: Sendable {
             if let unretainedPattern, try !unretainedPattern.withObject({ pattern throws(PatternStepBudgetExhausted) in try pattern.matches(text) }) {
                 return false
             }
-        } else if let required, case .object(let object) = instance {
-            if !required.allPresent(in: object.keys) { return false }
+        case .object(let object):
+            if let required, !required.allPresent(in: object.keys) { return false }
+        default:
+            break
         }
         guard let unretainedExtras else { return true }
         return try unretainedExtras.withObject { extras throws(PatternStepBudgetExhausted) in try extras.accepts(instance) }
@@ -174,7 +177,7 @@ struct NumericBound: Sendable {
 }
 
 extension LeafCheck.Extras {
-    func accepts(_ instance: JSONValue) throws(PatternStepBudgetExhausted) -> Bool {
+    func accepts(_ instance: borrowing JSONValue) throws(PatternStepBudgetExhausted) -> Bool {
         switch instance {
         case .string(let text):
             for pattern in patterns where try !pattern.matches(text) { return false }
@@ -196,10 +199,10 @@ extension LeafCheck.Extras {
         default:
             break
         }
-        for format in formats where !format.accepts(instance) { return false }
+        for format in formats where !format.accepts(copy instance) { return false }
         for index in enumerations.indices {
             if let strings = stringEnumerations[index] {
-                guard case .string(let text) = instance else { return false }
+                guard case .string(let text) = copy instance else { return false }
                 let length = text.utf8.count
                 var found = false
                 for candidate in strings where candidate.utf8.count == length && candidate.hasSameCodePoints(as: text) {
@@ -207,7 +210,7 @@ extension LeafCheck.Extras {
                     break
                 }
                 if !found { return false }
-            } else if !enumerations[index].contains(instance) {
+            } else if !enumerations[index].contains(copy instance) {
                 return false
             }
         }

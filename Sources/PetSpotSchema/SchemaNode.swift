@@ -119,7 +119,7 @@ struct InstanceTypes: OptionSet, Sendable {
         }
     }
 
-    func admits(_ value: JSONValue) -> Bool {
+    func admits(_ value: borrowing JSONValue) -> Bool {
         switch value {
         case .null: contains(.null)
         case .bool: contains(.boolean)

@@ -15,7 +15,10 @@
 /// Checked in debug builds twice over: each reference also keeps a weak reference and traps if
 /// its referent is gone; and ``CompiledSchema/validity(of:)`` compares every fast-path verdict
 /// with the safe collecting evaluator's, which never goes through this type.
-struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
+///
+/// Under `-strict-memory-safety` every unsafe operation of the module is marked `unsafe`, and
+/// all of them are here; `@safe` states that the type's uses are safe given the invariant.
+@safe struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
     private let unmanaged: Unmanaged<Object>
     #if DEBUG
     private let check: WeakCheck
@@ -23,7 +26,7 @@ struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
 
     /// An unretained reference to `object`; see the invariant above.
     init(_ object: Object) {
-        unmanaged = .passUnretained(object)
+        unsafe unmanaged = .passUnretained(object)
         #if DEBUG
         check = WeakCheck(object)
         #endif
@@ -35,7 +38,7 @@ struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
         #if DEBUG
         precondition(check.isAlive, "UnretainedReference used after its referent was freed: its holder does not own the referent")
         #endif
-        let outcome = unmanaged._withUnsafeGuaranteedRef { object in
+        let outcome = unsafe unmanaged._withUnsafeGuaranteedRef { object in
             Swift.Result { () throws(Failure) -> Result in try body(object) }
         }
         return try outcome.get()

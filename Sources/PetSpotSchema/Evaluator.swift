@@ -223,7 +223,7 @@ struct Evaluator {
     // MARK: Keywords
 
     /// Applies one keyword of `node`.
-    private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ instance: JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
+    private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ instance: borrowing JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         let collect = evaluated != nil
         switch keyword {
         case .type(let types):
@@ -231,8 +231,15 @@ struct Evaluator {
             return report(node, "type", "\(Self.describe(instance)) is not of type \(types.names.joined(separator: " or "))")
 
         case .required(let names):
-            guard case .object(let object) = instance else { return true }
-            if !collectErrors { return names.allPresent(in: object.keys) }
+            // A borrowing switch reads the members in place (a `guard case` would copy them).
+            let object: JSONObject
+            switch instance {
+            case .object(let members):
+                if !collectErrors { return names.allPresent(in: members.keys) }
+                object = copy members
+            default:
+                return true
+            }
             var valid = true
             var hint = 0
             for position in names.names.indices where !names.find(position, in: object.keys, hint: &hint) {
@@ -328,7 +335,7 @@ struct Evaluator {
             return try descend(otherwise, instance, keyword: "else", .none, at: .none, evaluated)
 
         case .dependentSchemas(let dependencies):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
             for dependency in dependencies where Self.has(object, dependency.name) {
                 if try !descend(dependency.node, instance, keyword: "dependentSchemas", .key(dependency.name), at: .none, evaluated) {
@@ -339,7 +346,7 @@ struct Evaluator {
             return valid
 
         case .prefixItems(let nodes):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             var valid = true
             let count = min(items.count, nodes.count)
             for position in 0..<count where try !check(nodes[position], items[position], keyword: "prefixItems", .index(position), at: .index(position)) {
@@ -350,7 +357,7 @@ struct Evaluator {
             return valid
 
         case .items(let child, let prefixCount):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             var valid = true
             if prefixCount < items.count {
                 for position in prefixCount..<items.count where try !check(child, items[position], keyword: "items", .none, at: .index(position)) {
@@ -362,7 +369,7 @@ struct Evaluator {
             return valid
 
         case .contains(let child, let minimum, let maximum):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             let errorCount = errors.count
             var matches = 0
             for (position, item) in items.enumerated() where try check(child, item, keyword: "contains", .none, at: .index(position)) {
@@ -380,11 +387,13 @@ struct Evaluator {
             return true
 
         case .members(let members):
-            guard case .object(let object) = instance else { return true }
-            return try applyMembers(members, node, object, evaluated)
+            switch instance {
+            case .object(let object): return try applyMembers(members, node, object, evaluated)
+            default: return true
+            }
 
         case .propertyNames(let child):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
             for key in object.keys where try !check(child, .string(key), keyword: "propertyNames", .none, at: .key(key)) {
                 valid = false
@@ -393,7 +402,7 @@ struct Evaluator {
             return valid
 
         case .unevaluatedProperties(let child):
-            guard case .object(let object) = instance, let evaluated else { return true }
+            guard case .object(let object) = copy instance, let evaluated else { return true }
             if evaluated.allProperties { return true }
             var valid = true
             for (key, value) in zip(object.keys, object.values) where !evaluated.properties.contains(key) {
@@ -410,7 +419,7 @@ struct Evaluator {
             return valid
 
         case .unevaluatedItems(let child):
-            guard case .array(let items) = instance, let evaluated else { return true }
+            guard case .array(let items) = copy instance, let evaluated else { return true }
             if evaluated.allItems { return true }
             var valid = true
             var position = evaluated.itemPrefix
@@ -434,33 +443,33 @@ struct Evaluator {
             return report(node, "const", "\(Self.describe(instance)) is not the constant \(value.serialized())")
 
         case .multipleOf(let divisor):
-            guard case .number(let number) = instance, !number.isMultiple(of: divisor) else { return true }
+            guard case .number(let number) = copy instance, !number.isMultiple(of: divisor) else { return true }
             return report(node, "multipleOf", "\(number) is not a multiple of \(divisor)")
 
         case .maximum(let limit):
-            guard case .number(let number) = instance, limit < number else { return true }
+            guard case .number(let number) = copy instance, limit < number else { return true }
             return report(node, "maximum", "\(number) is greater than the maximum \(limit)")
 
         case .exclusiveMaximum(let limit):
-            guard case .number(let number) = instance, number >= limit else { return true }
+            guard case .number(let number) = copy instance, number >= limit else { return true }
             return report(node, "exclusiveMaximum", "\(number) is not less than \(limit)")
 
         case .minimum(let limit):
-            guard case .number(let number) = instance, number < limit else { return true }
+            guard case .number(let number) = copy instance, number < limit else { return true }
             return report(node, "minimum", "\(number) is less than the minimum \(limit)")
 
         case .exclusiveMinimum(let limit):
-            guard case .number(let number) = instance, number <= limit else { return true }
+            guard case .number(let number) = copy instance, number <= limit else { return true }
             return report(node, "exclusiveMinimum", "\(number) is not greater than \(limit)")
 
         case .maxLength(let limit):
-            guard case .string(let text) = instance, text.utf8.count > limit else { return true }
+            guard case .string(let text) = copy instance, text.utf8.count > limit else { return true }
             let length = text.unicodeScalars.count
             if length <= limit { return true }
             return report(node, "maxLength", "the string has \(length) characters, more than the \(limit) allowed")
 
         case .minLength(let limit):
-            guard case .string(let text) = instance else { return true }
+            guard case .string(let text) = copy instance else { return true }
             let bytes = text.utf8.count
             if bytes / 4 >= limit { return true }
             let length = bytes < limit ? bytes : text.unicodeScalars.count
@@ -468,31 +477,31 @@ struct Evaluator {
             return report(node, "minLength", "the string has \(length) character\(length == 1 ? "" : "s"), fewer than the \(limit) required")
 
         case .pattern(let pattern):
-            guard case .string(let text) = instance, try !matches(pattern, text, node, "pattern") else { return true }
+            guard case .string(let text) = copy instance, try !matches(pattern, text, node, "pattern") else { return true }
             return report(node, "pattern", "\(Self.describe(instance)) does not match the pattern \(pattern.source)")
 
         case .maxItems(let limit):
-            guard case .array(let items) = instance, items.count > limit else { return true }
+            guard case .array(let items) = copy instance, items.count > limit else { return true }
             return report(node, "maxItems", "the array has \(items.count) items, more than the \(limit) allowed")
 
         case .minItems(let limit):
-            guard case .array(let items) = instance, items.count < limit else { return true }
+            guard case .array(let items) = copy instance, items.count < limit else { return true }
             return report(node, "minItems", "the array has \(items.count) items, fewer than the \(limit) required")
 
         case .uniqueItems:
-            guard case .array(let items) = instance, let duplicate = Self.firstDuplicate(items) else { return true }
+            guard case .array(let items) = copy instance, let duplicate = Self.firstDuplicate(items) else { return true }
             return report(node, "uniqueItems", "items \(duplicate.0) and \(duplicate.1) are equal")
 
         case .maxProperties(let limit):
-            guard case .object(let object) = instance, object.count > limit else { return true }
+            guard case .object(let object) = copy instance, object.count > limit else { return true }
             return report(node, "maxProperties", "the object has \(object.count) properties, more than the \(limit) allowed")
 
         case .minProperties(let limit):
-            guard case .object(let object) = instance, object.count < limit else { return true }
+            guard case .object(let object) = copy instance, object.count < limit else { return true }
             return report(node, "minProperties", "the object has \(object.count) properties, fewer than the \(limit) required")
 
         case .dependentRequired(let dependencies):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
             for dependency in dependencies where Self.has(object, dependency.name) {
                 for name in dependency.required where !Self.has(object, name) {

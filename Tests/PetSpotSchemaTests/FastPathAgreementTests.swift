@@ -47,10 +47,37 @@ struct FastPathAgreementTests {
 
     static let member = PetSpotPropertyEngine.zip(Gen.element(of: keys), value)
 
-    static let instance: Gen<JSONValue> = PetSpotPropertyEngine.zip(member.array(count: 0...9), member.array(count: 0...4)).map { members, inner in
-        var object = JSONObject(members.map { (key: $0.0, value: $0.1) })
-        if object["child"] != nil { object["child"] = .object(JSONObject(inner.map { (key: $0.0, value: $0.1) })) }
+    /// Valid members to start from; random overrides then make about half the instances invalid.
+    static let validMembers: [(key: String, value: JSONValue)] = [
+        ("species", "DOG"), ("status", "FOUND"), ("phone", "+1+2+3"), ("sex", "MALE"), ("age", 3), ("chip", " 12 "),
+        ("date", "2025-06-01"), ("tags", ["a", "b"]), ("x-note", "n"),
+    ]
+
+    /// A valid object (the three required members and some optional ones) with 0 to 2 random
+    /// members written over it.
+    static let object: Gen<JSONObject> = PetSpotPropertyEngine.zip(
+        Gen.int(in: 3...validMembers.count), Gen.frequency((1, .constant(0)), (1, Gen.int(in: 1...2))), member.array(count: 2...2)
+    ).map { kept, overrides, members in
+        var object = JSONObject(Array(validMembers.prefix(kept)))
+        for (key, value) in members.prefix(overrides) { object[key] = value }
+        return object
+    }
+
+    static let instance: Gen<JSONValue> = PetSpotPropertyEngine.zip(object, object, Gen.bool).map { outer, inner, nests in
+        var object = outer
+        if nests { object["child"] = .object(inner) }
         return JSONValue.object(object)
+    }
+
+    @Test("the generated instances are a mix of valid and invalid ones")
+    func generatedInstancesAreMixed() throws {
+        let compiled = try JSONSchema.compile(Self.schema)
+        var valid = 0
+        for seed in UInt64(1)...400 {
+            let instance = try TestCase(seed: seed).draw(Self.instance)
+            if compiled.validity(of: instance) == .valid { valid += 1 }
+        }
+        #expect(valid >= 40 && valid <= 360, "\(valid) of 400 valid: the agreement test needs both kinds")
     }
 
     @Test("valid versus invalid: validity(of:) and validate(_:) agree on generated instances")

@@ -21,14 +21,15 @@
 @safe struct UnretainedReference<Object: AnyObject & Sendable>: Sendable {
     private let unmanaged: Unmanaged<Object>
     #if DEBUG
-    private let check: WeakCheck
+    /// The same object, weakly: nil once it is freed, which the invariant rules out.
+    private weak let check: Object?
     #endif
 
     /// An unretained reference to `object`; see the invariant above.
     init(_ object: Object) {
         unsafe unmanaged = .passUnretained(object)
         #if DEBUG
-        check = WeakCheck(object)
+        check = object
         #endif
     }
 
@@ -36,7 +37,7 @@
     @inline(__always)
     func withObject<Result, Failure: Error>(_ body: (Object) throws(Failure) -> Result) throws(Failure) -> Result {
         #if DEBUG
-        precondition(check.isAlive, "UnretainedReference used after its referent was freed: its holder does not own the referent")
+        precondition(check != nil, "UnretainedReference used after its referent was freed: its holder does not own the referent")
         #endif
         let outcome = unsafe unmanaged._withUnsafeGuaranteedRef { object in
             Swift.Result { () throws(Failure) -> Result in try body(object) }
@@ -44,15 +45,3 @@
         return try outcome.get()
     }
 }
-
-#if DEBUG
-/// A weak reference, to detect a referent freed too early (debug builds only).
-private final class WeakCheck: @unchecked Sendable {
-    // Unchecked: `object` is written once, in `init`, and a weak load is atomic.
-    private weak var object: AnyObject?
-
-    init(_ object: AnyObject) { self.object = object }
-
-    var isAlive: Bool { object != nil }
-}
-#endif

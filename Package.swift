@@ -120,10 +120,13 @@ let package = Package(
             name: "PetSpotPropertyEngineXCTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
+        // Depends on the executable so that its process tests (signals, descriptor exhaustion)
+        // find `petspot-contracts` built beside the test bundle.
         .testTarget(
             name: "PetSpotHTTPTests",
             dependencies: [
-                "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting",
+                "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
+                "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),

@@ -46,13 +46,22 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
-    /// The standard reason phrase for a status code (`"Not Found"` for 404), or `"Status"`.
+    /// The standard reason phrase for a status code (`"Not Found"` for 404), or an empty one for a
+    /// code without a standard phrase.
     public static func reasonPhrase(for status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 200: "OK"
         case 201: "Created"
+        case 202: "Accepted"
         case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"
@@ -60,10 +69,14 @@ public struct HTTPResponse: Sendable {
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 409: "Conflict"
+        case 410: "Gone"
         case 411: "Length Required"
+        case 412: "Precondition Failed"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
@@ -73,7 +86,8 @@ public struct HTTPResponse: Sendable {
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
-        default: "Status"
+        // RFC 9112 allows an empty reason phrase; a made-up one would mislead.
+        default: ""
         }
     }
 

@@ -124,7 +124,79 @@ struct ValidatorTests {
     @Test func catastrophicPatternDoesNotHang() throws {
         let schema = try JSONSchema.compile(["pattern": "^(a+)+$"])
         let text = String(repeating: "a", count: 40) + "!"
-        #expect(!schema.isValid(.string(text)))
+        #expect(schema.validity(of: .string(text)) == .invalid, "no backreference: the automaton decides it")
+        #expect(schema.validity(of: .string(String(repeating: "a", count: 40))) == .valid)
+    }
+
+    @Test func nestedQuantifierAlternationMatchesAsInECMAScript() throws {
+        // /(a+)+c|!$/.test("a".repeat(30) + "!") is true in JavaScript: the second branch matches
+        // at the end, however long the first branch's search would take.
+        let schema = try JSONSchema.compile(["pattern": "(a+)+c|!$"])
+        let text = JSONValue.string(String(repeating: "a", count: 30) + "!")
+        let validity = schema.validity(of: text)
+        if case .undecided(let error) = validity {
+            #expect(error.pattern == "(a+)+c|!$", "if undecided, the error names the pattern")
+        } else {
+            #expect(validity == .valid)
+        }
+        #expect(validity != .invalid, "an undecided search is never a verdict")
+        #expect(schema.validate(text).outcome != .invalid)
+    }
+
+    /// A backreference keeps the pattern on the backtracking engine, where this search is
+    /// exponential: it must end as an evaluation error, never as "invalid".
+    static let exhaustingPattern = #"^(a+)+\1b"#
+    static let exhaustingText = JSONValue.string(String(repeating: "a", count: 40))
+
+    @Test func exhaustedPatternBudgetIsAnEvaluationErrorNotAVerdict() throws {
+        let schema = try JSONSchema.compile([
+            "$id": "https://petspot.example/code.json",
+            "properties": ["code": ["type": "string", "pattern": .string(Self.exhaustingPattern)]],
+        ])
+        let instance: JSONValue = ["code": Self.exhaustingText]
+        guard case .undecided(let error) = schema.validity(of: instance) else {
+            Issue.record("expected an undecided evaluation, got \(schema.validity(of: instance))")
+            return
+        }
+        #expect(error.reason == .patternStepBudgetExhausted(pattern: Self.exhaustingPattern))
+        #expect(error.instanceLocation == "/code")
+        #expect(error.keywordLocation == "/properties/code/pattern")
+        #expect(error.absoluteKeywordLocation == "https://petspot.example/code.json#/properties/code/pattern")
+        #expect(throws: error) { try schema.validity(of: instance).decided() }
+
+        let result = schema.validate(instance)
+        #expect(result.outcome == .undecided(error))
+        #expect(result.evaluationError == error)
+        #expect(!result.isValid)
+        #expect(result.errors.count == 1 && result.errors[0].message.hasPrefix("undecided:"))
+    }
+
+    @Test func longTextsEndInAVerdictOrAnEvaluationErrorNeverACrash() throws {
+        let long = JSONValue.string(String(repeating: "ab", count: 60_000))
+        // No lookaround: the automaton decides it, without recursion.
+        #expect(try JSONSchema.compile(["pattern": "^(?:ab)*$"]).validity(of: long) == .valid)
+        // A lookaround keeps the backtracker, whose nesting is bounded: undecided, not a crash.
+        #expect(try JSONSchema.compile(["pattern": "^(?=a)(?:ab)*$"]).validity(of: long).isUndecided)
+        // Too much work for the automaton: undecided rather than minutes long.
+        let text = JSONValue.string(String(repeating: "a", count: 20_000))
+        #expect(try JSONSchema.compile(["pattern": "^(?:a|b){1,6000}$"]).validity(of: text).isUndecided)
+    }
+
+    @Test func undecidedSubschemasAreNotInvertedOrSkipped() throws {
+        let pattern = JSONValue.string(Self.exhaustingPattern)
+        for schema: JSONValue in [
+            ["not": ["pattern": pattern]],
+            ["anyOf": [["pattern": pattern], ["type": "integer"]]],
+            ["patternProperties": [Self.exhaustingPattern: true], "additionalProperties": false],
+            ["propertyNames": ["pattern": pattern]],
+        ] {
+            let compiled = try JSONSchema.compile(schema)
+            let instance: JSONValue = schema["patternProperties"] != nil || schema["propertyNames"] != nil
+                ? .object(JSONObject([(key: Self.exhaustingText.stringValue!, value: 1)]))
+                : Self.exhaustingText
+            #expect(compiled.validity(of: instance).isUndecided, "\(schema.serialized())")
+            #expect(compiled.validate(instance).evaluationError != nil, "\(schema.serialized())")
+        }
     }
 
     @Test func lengthsCountCodePoints() throws {
@@ -169,17 +241,39 @@ struct ValidatorTests {
         #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(5) }
     }
 
-    @Test func referenceLoopsEndWithAnErrorNotACrash() throws {
+    @Test func referenceLoopsEndWithAnEvaluationErrorNotACrash() throws {
         let loop = try JSONSchema.compile(["$defs": ["a": ["$ref": "#/$defs/b"], "b": ["$ref": "#/$defs/a"]], "$ref": "#/$defs/a"])
+        #expect(loop.validity(of: 1).isUndecided)
+        #expect(loop.validate(1).evaluationError?.reason == .evaluationTooDeep(limit: 300))
         #expect(!loop.isValid(1))
-        #expect(loop.validate(1).errors.first?.message.contains("deeper") == true)
     }
 
-    @Test func deepInstancesAreBounded() throws {
+    @Test func deepInstancesAreBoundedAndUndecided() throws {
         var deep: JSONValue = 1
         for _ in 0..<10_000 { deep = .array([deep]) }
         let schema = try JSONSchema.compile(["items": ["$ref": "#"]])
-        #expect(!schema.isValid(deep))
-        #expect(!schema.validate(deep).isValid)
+        #expect(schema.validity(of: deep).isUndecided, "valid by the schema, but deeper than the bound: no verdict")
+        #expect(schema.validate(deep).evaluationError?.reason == .evaluationTooDeep(limit: 300))
+        var shallow: JSONValue = 1
+        for _ in 0..<100 { shallow = .array([shallow]) }
+        #expect(schema.validity(of: shallow) == .valid)
+    }
+
+    @Test func cyclicReferencesEvaluate() throws {
+        let tree = try JSONSchema.compile([
+            "$defs": ["node": ["type": "object", "properties": ["value": ["type": "integer"], "children": ["type": "array", "items": ["$ref": "#/$defs/node"]]]]],
+            "$ref": "#/$defs/node",
+        ])
+        #expect(tree.validity(of: ["value": 1, "children": [["value": 2, "children": []], ["value": 3]]]) == .valid)
+        #expect(tree.validity(of: ["value": 1, "children": [["value": 2, "children": [["value": "x"]]]]]) == .invalid)
+        let errors = tree.validate(["value": 1, "children": [["value": "x"]]]).errors
+        #expect(errors.map(\.keywordLocation) == ["/$ref/properties/children/items/$ref/properties/value/type"])
+    }
+}
+
+extension Validity {
+    var isUndecided: Bool {
+        if case .undecided = self { return true }
+        return false
     }
 }

@@ -13,12 +13,15 @@ struct RunCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "run",
         synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--report-html FILE] [--github-annotations] [--no-progress]",
-        summary: "Check a running backend over HTTP: generated reports, the catalog's negative cases, photo uploads.",
+        summary: "Check a running backend over HTTP: every route of backend-contract.md, the catalogs, generated reports.",
         discussion: """
             Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
             with a --timeout; every microchip number is unique to the run (a random 9-digit prefix and a counter); \
             with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
-            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed.
+            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
+            each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
+            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token, \
+            and the mock's default profile is strict (pass --profile strict, or start it with --profile production).
             """,
         options: [
             OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
@@ -36,7 +39,7 @@ struct RunCommand: RunnerCommand {
             .noProgress,
         ],
         examples: [
-            "petspot-contracts run --base-url http://127.0.0.1:8080 --admin-token petspot-admin-token",
+            "petspot-contracts run --base-url http://127.0.0.1:8080 --profile strict --admin-token petspot-admin-token",
             "PETSPOT_ADMIN_TOKEN=... petspot-contracts run --base-url https://staging.example.com --cases 50 --max-requests 500 --junit contracts.xml",
         ])
 
@@ -99,12 +102,14 @@ struct RunCommand: RunnerCommand {
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
-            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) })
+            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) },
+            baseURL: baseURL)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: nil, backend: backend)
         try await ContractRegistry.checkAll(session)
         progress.finish()
+        let hint = backend.noteFindings(recorder: recorder)
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         let report = recorder.report(
             command: "run", arguments: Redactor(secrets: adminToken.map { [$0] } ?? []).arguments(arguments),
@@ -112,6 +117,7 @@ struct RunCommand: RunnerCommand {
         if let reportJSON { try report.writeJSON(to: reportJSON) }
         if let junit { try report.writeJUnit(to: junit) }
         output.line(report.consoleText)
+        if let hint { output.line("\nhint: " + hint) }
         try outputs.write(report, output: output)
         return report.exitCode
     }

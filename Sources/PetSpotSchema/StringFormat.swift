@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// The `format` values this validator can assert; any other name stays an annotation.
-enum _Format: String {
+enum StringFormat: String, Sendable {
     case date, time, duration, email, hostname, ipv4, ipv6, uri, iri, uuid, regex
     case dateTime = "date-time"
     case idnEmail = "idn-email"
@@ -15,30 +15,30 @@ enum _Format: String {
     func accepts(_ value: JSONValue) -> Bool {
         guard case .string(let text) = value else { return true }
         switch self {
-        case .date: return _FormatCheck.isDate(Array(text.utf8)[...])
-        case .time: return _FormatCheck.isTime(Array(text.utf8)[...])
-        case .dateTime: return _FormatCheck.isDateTime(Array(text.utf8))
-        case .duration: return _FormatCheck.duration.matches(text)
-        case .email: return _FormatCheck.isEmail(text, international: false)
-        case .idnEmail: return _FormatCheck.isEmail(text, international: true)
-        case .hostname: return _FormatCheck.isHostname(text)
-        case .ipv4: return _FormatCheck.isIPv4(Array(text.utf8)[...])
-        case .ipv6: return _FormatCheck.isIPv6(text)
-        case .uri: return _FormatCheck.isURI(text, requireScheme: true, international: false)
-        case .uriReference: return _FormatCheck.isURI(text, requireScheme: false, international: false)
-        case .iri: return _FormatCheck.isURI(text, requireScheme: true, international: true)
-        case .iriReference: return _FormatCheck.isURI(text, requireScheme: false, international: true)
-        case .uuid: return _FormatCheck.isUUID(Array(text.utf8))
-        case .regex: return (try? _Pattern(text)) != nil
-        case .jsonPointer: return _FormatCheck.isJSONPointer(Array(text.utf8)[...])
-        case .relativeJSONPointer: return _FormatCheck.isRelativeJSONPointer(Array(text.utf8))
-        case .uriTemplate: return _FormatCheck.isURITemplate(text)
+        case .date: return FormatCheck.isDate(Array(text.utf8)[...])
+        case .time: return FormatCheck.isTime(Array(text.utf8)[...])
+        case .dateTime: return FormatCheck.isDateTime(Array(text.utf8))
+        case .duration: return FormatCheck.isDuration(text)
+        case .email: return FormatCheck.isEmail(text, international: false)
+        case .idnEmail: return FormatCheck.isEmail(text, international: true)
+        case .hostname: return FormatCheck.isHostname(text)
+        case .ipv4: return FormatCheck.isIPv4(Array(text.utf8)[...])
+        case .ipv6: return FormatCheck.isIPv6(text)
+        case .uri: return FormatCheck.isURI(text, requireScheme: true, international: false)
+        case .uriReference: return FormatCheck.isURI(text, requireScheme: false, international: false)
+        case .iri: return FormatCheck.isURI(text, requireScheme: true, international: true)
+        case .iriReference: return FormatCheck.isURI(text, requireScheme: false, international: true)
+        case .uuid: return FormatCheck.isUUID(Array(text.utf8))
+        case .regex: return (try? RegexPattern(text)) != nil
+        case .jsonPointer: return FormatCheck.isJSONPointer(Array(text.utf8)[...])
+        case .relativeJSONPointer: return FormatCheck.isRelativeJSONPointer(Array(text.utf8))
+        case .uriTemplate: return FormatCheck.isURITemplate(text)
         }
     }
 }
 
 /// The format checkers, on UTF-8 bytes where the grammar is ASCII.
-enum _FormatCheck {
+enum FormatCheck {
     static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard !bytes.isEmpty else { return nil }
         var value = 0
@@ -105,13 +105,22 @@ enum _FormatCheck {
         return isDate(bytes[0..<10]) && isTime(bytes[11...])
     }
 
-    // The RFC 3339 appendix A duration grammar.
-    static let duration: _Pattern = {
+    /// The RFC 3339 appendix A duration grammar, as an automaton (it has no backreferences or
+    /// lookarounds, so matching it always decides).
+    static let duration: PatternNFA = {
         let time = #"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"#
         let date = #"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"#
-        // The literal is a fixed, valid pattern; `try!` cannot fail on it.
-        return try! _Pattern("^P(?:\(date)(?:\(time))?|\(time)|[0-9]+W)$")
+        var parser = RegexParser(Array("^P(?:\(date)(?:\(time))?|\(time)|[0-9]+W)$".unicodeScalars))
+        // The literal is a fixed, valid pattern without backreferences or lookarounds: neither
+        // the parse nor the automaton can fail on it.
+        return PatternNFA(try! parser.parse())!
     }()
+
+    static func isDuration(_ text: String) -> Bool {
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        return duration.matches(contiguous.utf8.span)
+    }
 
     static func isIPv4(_ bytes: ArraySlice<UInt8>) -> Bool {
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -145,7 +154,7 @@ enum _FormatCheck {
                 groups += 2
                 break
             }
-            guard !group.isEmpty, group.count <= 4, group.allSatisfy({ _URI.hexValue($0) != nil }) else { return false }
+            guard !group.isEmpty, group.count <= 4, group.allSatisfy({ URIText.hexValue($0) != nil }) else { return false }
             groups += 1
             if end == bytes.count { break }
             // At a ':'.
@@ -221,7 +230,7 @@ enum _FormatCheck {
         for (position, byte) in bytes.enumerated() {
             if position == 8 || position == 13 || position == 18 || position == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
-            } else if _URI.hexValue(byte) == nil {
+            } else if URIText.hexValue(byte) == nil {
                 return false
             }
         }
@@ -260,7 +269,7 @@ enum _FormatCheck {
             let scalar = scalars[index]
             if scalar == "%" {
                 guard index + 2 < scalars.count, scalars[index + 1].isASCII, scalars[index + 2].isASCII,
-                    _URI.hexValue(UInt8(scalars[index + 1].value)) != nil, _URI.hexValue(UInt8(scalars[index + 2].value)) != nil
+                    URIText.hexValue(UInt8(scalars[index + 1].value)) != nil, URIText.hexValue(UInt8(scalars[index + 2].value)) != nil
                 else { return false }
                 index += 3
                 continue
@@ -271,7 +280,7 @@ enum _FormatCheck {
             guard ok else { return false }
             index += 1
         }
-        let reference = _URIReference(text)
+        let reference = URIReference(text)
         if requireScheme && reference.scheme == nil { return false }
         if reference.fragment?.contains("#") == true { return false }
         if reference.scheme == nil, let firstSegment = reference.path.split(separator: "/", omittingEmptySubsequences: false).first,

@@ -1,15 +1,15 @@
 /// The fast path for the patterns schemas use most (`^[0-9]+$`, `^\d{4}-\d{2}-\d{2}$`, `\S`,
 /// `^(?=.{1,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$`): a flat list of plain-data steps (anchors,
 /// single-code-point atoms with a repeat count, lookaheads over such lists) matched by a loop with
-/// backtracking only over repeat counts. No closures, no allocation, no reference counting.
+/// backtracking only over repeat counts. No closures and no allocation.
 /// Alternations whose branches are fixed-length runs of atoms (`(0[1-9]|1[0-2])`) are steps too.
 /// Patterns with other alternations, backreferences, lookbehind, `\b` or repeated groups use the
 /// general engine instead.
-final class _SimplePattern {
-    /// One step; a trivial (POD) type so that reading it never retains anything.
-    struct Step {
-        enum Kind: UInt8 { case start, end, atom, lookahead, negativeLookahead, alternation }
-        enum Atom: UInt8 { case scalar, any, set }
+final class SimplePattern: Sendable {
+    /// One step; a trivial (POD) type so that copying it out of the list costs no reference counting.
+    struct Step: Sendable {
+        enum Kind: UInt8, Sendable { case start, end, atom, lookahead, negativeLookahead, alternation }
+        enum Atom: UInt8, Sendable { case scalar, any, set }
         var kind: Kind
         var atom: Atom = .scalar
         var scalar: UInt32 = 0
@@ -31,17 +31,17 @@ final class _SimplePattern {
     }
 
     private let steps: [Step]
-    private let extras: [_ScalarSet]
+    private let extras: [ScalarSet]
     /// Alternation branches: each the fixed-count atom steps `start..<end`.
     private let branches: [Branch]
-    struct Branch {
+    struct Branch: Sendable {
         var start: Int
         var end: Int
     }
     private let mainCount: Int
     private let anchoredAtStart: Bool
     /// Shapes matched by one loop over the bytes instead of the step interpreter.
-    private enum Shape {
+    private enum Shape: Sendable {
         /// The general step list.
         case steps
         /// One unanchored code point (`\S`, `[0-9]`): some code point of the text matches.
@@ -50,20 +50,20 @@ final class _SimplePattern {
         case wholeRun
     }
     private let shape: Shape
-    /// The automaton for `.steps` shapes without lookaheads, when small enough; `dfa` reads it
-    /// without reference counting.
-    private let dfaStorage: _PatternDFA?
-    private let dfa: Unmanaged<_PatternDFA>?
+    /// The automaton for `.steps` shapes without lookaheads, when small enough.
+    private let dfa: PatternAutomaton?
+    /// ``dfa`` for the fast path, unretained (owned by ``dfa``).
+    private let unretainedDFA: UnretainedReference<PatternAutomaton>?
     /// Whether matching runs the automaton.
     var usesAutomaton: Bool { dfa != nil }
 
     /// The simple form of `node`, or nil when it needs the general engine; `allowsAutomaton:
     /// false` keeps the step matcher (to compare the two).
-    init?(_ node: _RegexNode, allowsAutomaton: Bool = true) {
+    init?(_ node: RegexNode, allowsAutomaton: Bool = true) {
         var builder = Builder()
-        var main: [_RegexNode] = []
+        var main: [RegexNode] = []
         guard Self.flatten(node, into: &main) else { return nil }
-        var pending: [(Int, [[_RegexNode]])] = []
+        var pending: [(Int, [[RegexNode]])] = []
         for item in main {
             guard builder.append(item, &pending) else { return nil }
         }
@@ -117,19 +117,19 @@ final class _SimplePattern {
         } else {
             shape = .steps
         }
-        dfaStorage = shape == .steps && allowsAutomaton
-            ? _PatternDFA(steps: builder.steps, mainCount: mainCount, extras: builder.extras, branches: builder.branches)
+        dfa = shape == .steps && allowsAutomaton
+            ? PatternAutomaton(steps: builder.steps, mainCount: mainCount, extras: builder.extras, branches: builder.branches)
             : nil
-        dfa = dfaStorage.map { Unmanaged.passUnretained($0) }
+        unretainedDFA = dfa.map(UnretainedReference.init)
     }
 
     /// Accumulates steps while compiling.
     private struct Builder {
         var steps: [Step] = []
-        var extras: [_ScalarSet] = []
+        var extras: [ScalarSet] = []
         var branches: [Branch] = []
 
-        mutating func append(_ node: _RegexNode, _ pending: inout [(Int, [[_RegexNode]])]) -> Bool {
+        mutating func append(_ node: RegexNode, _ pending: inout [(Int, [[RegexNode]])]) -> Bool {
             switch node {
             case .lineStart: steps.append(Step(kind: .start))
             case .lineEnd: steps.append(Step(kind: .end))
@@ -138,15 +138,15 @@ final class _SimplePattern {
             case .repetition(let inner, let minimum, let maximum, let greedy):
                 steps.append(atomStep(inner, minimum: minimum, maximum: maximum, greedy: greedy))
             case .lookaround(let inner, _, let negated):
-                var list: [_RegexNode] = []
-                guard _SimplePattern.flatten(inner, into: &list) else { return false }
+                var list: [RegexNode] = []
+                guard SimplePattern.flatten(inner, into: &list) else { return false }
                 steps.append(Step(kind: negated ? .negativeLookahead : .lookahead))
                 pending.append((steps.count - 1, [list]))
             case .alternation(let alternatives):
-                var lists: [[_RegexNode]] = []
+                var lists: [[RegexNode]] = []
                 for alternative in alternatives {
-                    var list: [_RegexNode] = []
-                    guard _SimplePattern.flattenFixed(alternative, into: &list) else { return false }
+                    var list: [RegexNode] = []
+                    guard SimplePattern.flattenFixed(alternative, into: &list) else { return false }
                     lists.append(list)
                 }
                 steps.append(Step(kind: .alternation))
@@ -157,7 +157,7 @@ final class _SimplePattern {
             return true
         }
 
-        mutating func atomStep(_ node: _RegexNode, minimum: Int, maximum: Int, greedy: Bool) -> Step {
+        mutating func atomStep(_ node: RegexNode, minimum: Int, maximum: Int, greedy: Bool) -> Step {
             var step = Step(kind: .atom, minimum: minimum, maximum: maximum, greedy: greedy)
             switch node {
             case .scalar(let value):
@@ -179,7 +179,7 @@ final class _SimplePattern {
         }
     }
 
-    private static func flatten(_ node: _RegexNode, into list: inout [_RegexNode]) -> Bool {
+    private static func flatten(_ node: RegexNode, into list: inout [RegexNode]) -> Bool {
         switch node {
         case .empty: return true
         case .sequence(let nodes):
@@ -198,7 +198,7 @@ final class _SimplePattern {
             list.append(node)
             return true
         case .alternation(let alternatives):
-            var scratch: [_RegexNode] = []
+            var scratch: [RegexNode] = []
             for alternative in alternatives where !flattenFixed(alternative, into: &scratch) { return false }
             list.append(node)
             return true
@@ -208,7 +208,7 @@ final class _SimplePattern {
     }
 
     /// Flattens an alternation branch made only of atoms with a fixed count (`0[1-9]`, `\d{2}`).
-    private static func flattenFixed(_ node: _RegexNode, into list: inout [_RegexNode]) -> Bool {
+    private static func flattenFixed(_ node: RegexNode, into list: inout [RegexNode]) -> Bool {
         switch node {
         case .empty: return true
         case .sequence(let nodes):
@@ -227,28 +227,30 @@ final class _SimplePattern {
         }
     }
 
-    /// Whether the pattern matches somewhere in `bytes`; nil when the step budget ran out.
-    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+
+    /// Whether the pattern matches somewhere in `bytes`; nil when the step budget ran out (the
+    /// caller then asks a matcher that can decide).
+    func matches(_ bytes: Span<UInt8>) -> Bool? {
         switch shape {
         case .steps:
-            if let dfa { return dfa._withUnsafeGuaranteedRef { $0.matches(bytes) } }
-        case .containsAtom: return steps.withUnsafeBufferPointer { containsMatch($0.baseAddress.unsafelyUnwrapped, bytes) }
-        case .wholeRun: return steps.withUnsafeBufferPointer { wholeRunMatches($0.baseAddress.unsafelyUnwrapped + 1, bytes) }
+            if let unretainedDFA { return unretainedDFA.withObject { $0.matches(bytes) } }
+        case .containsAtom: return containsMatch(steps[0], bytes)
+        case .wholeRun: return wholeRunMatches(steps[1], bytes)
         }
         var budget = 100_000 + bytes.count * 1_000
-        return steps.withUnsafeBufferPointer { steps in
-            var start = 0
-            while true {
-                if run(steps, 0, mainCount, start, bytes, &budget) { return true }
-                if budget < 0 { return nil }
-                if anchoredAtStart || start >= bytes.count { return false }
-                start += Self.length(ofScalarAt: start, bytes)
-            }
+        var start = 0
+        while true {
+            let found = run(0, mainCount, start, bytes, &budget)
+            // A cut-short negative lookahead may have answered "yes" unproven: no answer stands.
+            if budget < 0 { return nil }
+            if found { return true }
+            if anchoredAtStart || start >= bytes.count { return false }
+            start += Self.length(ofScalarAt: start, bytes)
         }
     }
 
     /// Whether some code point of `bytes` matches the atom `step`.
-    private func containsMatch(_ step: UnsafePointer<Step>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func containsMatch(_ step: Step, _ bytes: Span<UInt8>) -> Bool {
         var position = 0
         while position < bytes.count {
             let byte = bytes[position]
@@ -264,10 +266,10 @@ final class _SimplePattern {
     }
 
     /// Whether `bytes` is `minimum...maximum` code points that all match the atom `step`.
-    private func wholeRunMatches(_ step: UnsafePointer<Step>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func wholeRunMatches(_ step: Step, _ bytes: Span<UInt8>) -> Bool {
         var position = 0
         var count = 0
-        let maximum = step.pointee.maximum
+        let maximum = step.maximum
         while position < bytes.count {
             if count == maximum { return false }
             let byte = bytes[position]
@@ -280,25 +282,25 @@ final class _SimplePattern {
             }
             count += 1
         }
-        return count >= step.pointee.minimum
+        return count >= step.minimum
     }
 
     /// Whether the ASCII `byte` matches the atom `step`.
     @inline(__always)
-    private static func asciiMatches(_ step: UnsafePointer<Step>, _ byte: UInt8) -> Bool {
-        switch step.pointee.atom {
-        case .scalar: return UInt32(byte) == step.pointee.scalar
+    private static func asciiMatches(_ step: Step, _ byte: UInt8) -> Bool {
+        switch step.atom {
+        case .scalar: return UInt32(byte) == step.scalar
         case .any: return byte != 0x0A && byte != 0x0D
         case .set:
             let member = byte < 64
-                ? step.pointee.asciiLow & (1 << UInt64(byte)) != 0
-                : step.pointee.asciiHigh & (1 << UInt64(byte &- 64)) != 0
-            return member != step.pointee.negated
+                ? step.asciiLow & (1 << UInt64(byte)) != 0
+                : step.asciiHigh & (1 << UInt64(byte &- 64)) != 0
+            return member != step.negated
         }
     }
 
     @inline(__always)
-    private static func length(ofScalarAt position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func length(ofScalarAt position: Int, _ bytes: Span<UInt8>) -> Int {
         let lead = bytes[position]
         if lead < 0x80 { return 1 }
         if lead < 0xE0 { return 2 }
@@ -308,77 +310,58 @@ final class _SimplePattern {
 
     /// The position after one code point matching `step` at `position`, or nil.
     @inline(__always)
-    private func advance(_ step: UnsafePointer<Step>, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private func advance(_ step: Step, _ position: Int, _ bytes: Span<UInt8>) -> Int? {
         guard position < bytes.count else { return nil }
-        let lead = bytes[position]
-        guard lead < 0x80 else { return advanceNonASCII(step, position, bytes) }
-        let value = UInt32(lead)
-        switch step.pointee.atom {
-        case .scalar: return value == step.pointee.scalar ? position + 1 : nil
-        case .any: return value == 0x0A || value == 0x0D ? nil : position + 1
-        case .set:
-            let member = value < 64
-                ? step.pointee.asciiLow & (1 << UInt64(value)) != 0
-                : step.pointee.asciiHigh & (1 << UInt64(value - 64)) != 0
-            return member != step.pointee.negated ? position + 1 : nil
-        }
+        let byte = bytes[position]
+        guard byte < 0x80 else { return advanceNonASCII(step, position, bytes) }
+        return Self.asciiMatches(step, byte) ? position + 1 : nil
     }
 
     @inline(never)
-    private func advanceNonASCII(_ step: UnsafePointer<Step>, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private func advanceNonASCII(_ step: Step, _ position: Int, _ bytes: Span<UInt8>) -> Int? {
         let lead = bytes[position]
-        if lead < 0x80 {
-            let value = UInt32(lead)
-            switch step.pointee.atom {
-            case .scalar: return value == step.pointee.scalar ? position + 1 : nil
-            case .any: return value == 0x0A || value == 0x0D ? nil : position + 1
-            case .set:
-                let member = value < 64
-                    ? step.pointee.asciiLow & (1 << UInt64(value)) != 0
-                    : step.pointee.asciiHigh & (1 << UInt64(value - 64)) != 0
-                return member != step.pointee.negated ? position + 1 : nil
-            }
-        }
+        if lead < 0x80 { return Self.asciiMatches(step, lead) ? position + 1 : nil }
         let length = Self.length(ofScalarAt: position, bytes)
         guard position + length <= bytes.count else { return nil }
         var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
         for offset in 1..<length { value = value << 6 | UInt32(bytes[position + offset] & 0x3F) }
-        switch step.pointee.atom {
-        case .scalar: return value == step.pointee.scalar ? position + length : nil
+        switch step.atom {
+        case .scalar: return value == step.scalar ? position + length : nil
         case .any: return value == 0x2028 || value == 0x2029 ? nil : position + length
         case .set:
-            if step.pointee.extra < 0 { return step.pointee.negated ? position + length : nil }
-            return extras[step.pointee.extra].contains(value) ? position + length : nil
+            if step.extra < 0 { return step.negated ? position + length : nil }
+            return extras[step.extra].contains(value) ? position + length : nil
         }
     }
 
-    private func run(_ steps: UnsafeBufferPointer<Step>, _ first: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
+    /// Runs the steps `first..<end` from `position`; true when they all match.
+    private func run(_ first: Int, _ end: Int, _ position: Int, _ bytes: Span<UInt8>, _ budget: inout Int) -> Bool {
         var index = first
         var position = position
         while index < end {
             budget -= 1
             if budget < 0 { return false }
-            let step = steps.baseAddress.unsafelyUnwrapped + index
-            switch step.pointee.kind {
+            let step = steps[index]
+            switch step.kind {
             case .start:
                 if position != 0 { return false }
             case .end:
                 if position != bytes.count { return false }
             case .lookahead, .negativeLookahead:
-                let found = run(steps, step.pointee.innerStart, step.pointee.innerEnd, position, bytes, &budget)
-                if found == (step.pointee.kind == .negativeLookahead) { return false }
+                let found = run(step.innerStart, step.innerEnd, position, bytes, &budget)
+                if found == (step.kind == .negativeLookahead) { return false }
             case .alternation:
-                return alternate(step, steps, index, end, position, bytes, &budget)
+                return alternate(step, index, end, position, bytes, &budget)
             case .atom:
-                let minimum = step.pointee.minimum
-                if minimum == step.pointee.maximum {
+                let minimum = step.minimum
+                if minimum == step.maximum {
                     // A fixed count (`a`, `\d{4}`) never backtracks: walk it here.
                     for _ in 0..<minimum {
                         guard let next = advance(step, position, bytes) else { return false }
                         position = next
                     }
                 } else {
-                    return repeatAtom(step, steps, index, end, position, bytes, &budget)
+                    return repeatAtom(step, index, end, position, bytes, &budget)
                 }
             }
             index += 1
@@ -387,43 +370,40 @@ final class _SimplePattern {
     }
 
     /// Tries each branch of the alternation `step` in order, each followed by the rest of the list.
-    private func alternate(_ step: UnsafePointer<Step>, _ steps: UnsafeBufferPointer<Step>, _ index: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
-        let base = steps.baseAddress.unsafelyUnwrapped
-        return branches.withUnsafeBufferPointer { branches in
-            for branchIndex in step.pointee.innerStart..<step.pointee.innerEnd {
-                let branch = branches[branchIndex]
-                var current = position
-                var matched = true
-                var atomIndex = branch.start
-                outer: while atomIndex < branch.end {
-                    let atom = base + atomIndex
-                    for _ in 0..<atom.pointee.minimum {
-                        guard let next = advance(atom, current, bytes) else { matched = false; break outer }
-                        current = next
-                    }
-                    atomIndex += 1
+    private func alternate(_ step: Step, _ index: Int, _ end: Int, _ position: Int, _ bytes: Span<UInt8>, _ budget: inout Int) -> Bool {
+        for branchIndex in step.innerStart..<step.innerEnd {
+            let branch = branches[branchIndex]
+            var current = position
+            var matched = true
+            var atomIndex = branch.start
+            outer: while atomIndex < branch.end {
+                let atom = steps[atomIndex]
+                for _ in 0..<atom.minimum {
+                    guard let next = advance(atom, current, bytes) else { matched = false; break outer }
+                    current = next
                 }
-                guard matched else { continue }
-                if index + 1 == end || run(steps, index + 1, end, current, bytes, &budget) { return true }
-                if budget < 0 { return false }
+                atomIndex += 1
             }
-            return false
+            guard matched else { continue }
+            if index + 1 == end || run(index + 1, end, current, bytes, &budget) { return true }
+            if budget < 0 { return false }
         }
+        return false
     }
 
-    private func repeatAtom(_ step: UnsafePointer<Step>, _ steps: UnsafeBufferPointer<Step>, _ index: Int, _ end: Int, _ position: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ budget: inout Int) -> Bool {
+    private func repeatAtom(_ step: Step, _ index: Int, _ end: Int, _ position: Int, _ bytes: Span<UInt8>, _ budget: inout Int) -> Bool {
         var count = 0
         var current = position
-        let minimum = step.pointee.minimum
-        let maximum = step.pointee.maximum
+        let minimum = step.minimum
+        let maximum = step.maximum
         while count < minimum {
             guard let next = advance(step, current, bytes) else { return false }
             current = next
             count += 1
         }
-        if !step.pointee.greedy {
+        if !step.greedy {
             while true {
-                if run(steps, index + 1, end, current, bytes, &budget) { return true }
+                if run(index + 1, end, current, bytes, &budget) { return true }
                 if budget < 0 { return false }
                 guard count < maximum, let next = advance(step, current, bytes) else { return false }
                 current = next
@@ -432,11 +412,11 @@ final class _SimplePattern {
         }
         let minimumEnd = current
         // ASCII run of a set or `.`: a tight loop on bytes, no decoding, no calls.
-        if step.pointee.atom != .scalar {
-            let isSet = step.pointee.atom == .set
-            let low = step.pointee.asciiLow
-            let high = step.pointee.asciiHigh
-            let negated = step.pointee.negated
+        if step.atom != .scalar {
+            let isSet = step.atom == .set
+            let low = step.asciiLow
+            let high = step.asciiHigh
+            let negated = step.negated
             while count < maximum, current < bytes.count {
                 let byte = bytes[current]
                 guard byte < 0x80 else { break }
@@ -454,10 +434,10 @@ final class _SimplePattern {
         }
         // The rest is tried from the longest run down; positions step back one code point at a time.
         if index + 1 == end { return true }
-        let nextByte = step.pointee.nextByte
+        let nextByte = step.nextByte
         while true {
             if nextByte < 0 || (current < bytes.count && Int16(bytes[current]) == nextByte) {
-                if run(steps, index + 1, end, current, bytes, &budget) { return true }
+                if run(index + 1, end, current, bytes, &budget) { return true }
             }
             if budget < 0 || current == minimumEnd { return false }
             current -= 1

@@ -1,9 +1,10 @@
 import PetSpotJSON
 
 /// What the keywords of one schema evaluated, for `unevaluatedProperties`/`unevaluatedItems`.
+/// A class because sibling keywords and subschemas all add to the same record.
 /// Only allocated while some enclosing schema needs annotations: the `isValid` path of a
 /// schema without `unevaluated*` never creates one.
-final class _Evaluated {
+final class EvaluatedLocations {
     var properties: Set<String> = []
     var allProperties = false
     /// Items `0..<itemPrefix` were evaluated (by `prefixItems`).
@@ -12,7 +13,7 @@ final class _Evaluated {
     var itemIndexes: Set<Int> = []
     var allItems = false
 
-    func merge(_ other: _Evaluated) {
+    func merge(_ other: EvaluatedLocations) {
         if other.allProperties { allProperties = true } else if !other.properties.isEmpty { properties.formUnion(other.properties) }
         if other.allItems { allItems = true }
         itemPrefix = max(itemPrefix, other.itemPrefix)
@@ -21,103 +22,162 @@ final class _Evaluated {
 }
 
 /// One step of a JSON Pointer, kept unformatted until an error needs it.
-enum _PathStep {
+enum PathStep {
     case none
     case key(String)
     case index(Int)
 }
 
-/// Runs a compiled schema against one instance. In `isValid` mode it stops at the first failure
-/// and builds nothing; in `validate` mode it keeps the instance and keyword paths and collects errors.
-/// A struct, not a class: its counters are mutated on every schema, and class properties would
-/// pay a dynamic exclusivity check each time.
-struct _Evaluator {
+/// Runs a compiled schema against one instance. In fast mode it stops at the first failure
+/// and builds nothing; in collecting mode it keeps the instance and keyword paths and collects
+/// errors. A struct, not a class: its counters are mutated on every schema, and class
+/// properties would pay a dynamic exclusivity check each time.
+///
+/// An evaluation that cannot be decided (a pattern out of step budget, nesting beyond
+/// ``SchemaOptions/maxEvaluationDepth``) throws ``SchemaEvaluationError`` and so never yields a
+/// verdict. In fast mode the error carries no locations (no paths are kept); the caller
+/// re-runs in collecting mode to locate it.
+struct Evaluator {
     let collectErrors: Bool
     let usesDynamicScope: Bool
     let maxDepth: Int
+    /// The schemas that forwarding nodes stand for, by index.
+    let cycleTargets: [SchemaNode]
+    let resources: [SchemaResource]
     var errors: [ValidationError] = []
     private var instancePath: [String] = []
     private var keywordPath: [String] = []
-    private var dynamicScope: [_Resource] = []
+    /// Indexes of the resources entered, outermost first.
+    private var dynamicScope: [Int] = []
     private var depth = 0
 
-    init(collectErrors: Bool, usesDynamicScope: Bool, maxDepth: Int) {
+    init(_ schema: CompiledSchema, collectErrors: Bool) {
         self.collectErrors = collectErrors
-        self.usesDynamicScope = usesDynamicScope
-        self.maxDepth = maxDepth
+        self.usesDynamicScope = schema.usesDynamicScope
+        self.maxDepth = schema.options.maxEvaluationDepth
+        self.cycleTargets = schema.cycleTargets
+        self.resources = schema.resources
     }
 
-    mutating func run(_ root: _Node, _ instance: JSONValue) -> Bool {
-        evaluate(root, instance, nil)
+    mutating func run(_ root: SchemaNode, _ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
+        try evaluate(root, instance, nil)
     }
 
     // MARK: Schemas
 
     /// Evaluates `node`; when `evaluated` is given, merges what it evaluated into it (if valid).
-    private mutating func evaluate(_ node: _Node, _ instance: JSONValue, _ evaluated: _Evaluated?) -> Bool {
+    private mutating func evaluate(_ node: SchemaNode, _ instance: JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
+        if let forward = node.forward { return try evaluate(cycleTargets[forward], instance, evaluated) }
         if let boolean = node.booleanValue {
             if !boolean { report(node, "", "no value is allowed here (the schema is false)") }
             return boolean
         }
         if collectErrors || evaluated != nil || node.tracksEvaluation || usesDynamicScope {
-            return evaluateFully(node, instance, evaluated)
+            return try evaluateFully(node, instance, evaluated)
         }
-        // The `isValid` path: no paths, no annotations, no dynamic scope. A schema that is only a
+        // The fast path: no paths, no annotations, no dynamic scope. A schema that is only a
         // `$ref` is skipped straight to its (precomputed, loop-free) final target.
-        let target = node.referenceTarget ?? node
+        if let target = node.unretainedReferenceTarget {
+            return try target.withObject { target throws(SchemaEvaluationError) in try evaluateFast(target, instance) }
+        }
+        return try evaluateFast(node, instance)
+    }
+
+    /// The fast path of `target`, an object or Boolean schema (not a forwarding node).
+    private mutating func evaluateFast(_ target: SchemaNode, _ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
         if let boolean = target.booleanValue { return boolean }
-        if let leaf = target.leaf { return leaf.accepts(instance) }
-        if target.tracksEvaluation { return evaluateFully(target, instance, nil) }
+        if let leaf = target.unretainedLeaf {
+            return try leaf.withObject { leaf throws(SchemaEvaluationError) in try accepts(leaf, instance) }
+        }
+        if target.tracksEvaluation { return try evaluateFully(target, instance, nil) }
         depth += 1
-        if depth > maxDepth {
+        if depth > maxDepth { throw tooDeep(target) }
+        // Through a span, each keyword is read in place: no copy of the enum, no retains.
+        let keywordList = target.keywords
+        let keywords = keywordList.span
+        for index in keywords.indices where try !apply(keywords[index], target, instance, nil) {
             depth -= 1
             return false
         }
-        let valid = target.keywords.withUnsafeBufferPointer { keywords in
-            guard let first = keywords.baseAddress else { return true }
-            for index in 0..<keywords.count where !apply(first + index, target, instance, nil) { return false }
-            return true
-        }
         depth -= 1
-        return valid
+        return true
     }
 
-    private mutating func evaluateFully(_ node: _Node, _ instance: JSONValue, _ evaluated: _Evaluated?) -> Bool {
+    private mutating func evaluateFully(_ node: SchemaNode, _ instance: JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         depth += 1
         defer { depth -= 1 }
-        if depth > maxDepth {
-            let limit = maxDepth
-            report(node, "", "evaluation nested deeper than \(limit) schemas (a reference loop?)")
-            return false
-        }
+        if depth > maxDepth { throw tooDeep(node) }
         var pushed = false
-        if usesDynamicScope && dynamicScope.last !== node.resource {
+        if usesDynamicScope && dynamicScope.last != node.resource {
             dynamicScope.append(node.resource)
             pushed = true
         }
         defer { if pushed { dynamicScope.removeLast() } }
 
-        let local: _Evaluated? = evaluated != nil || node.tracksEvaluation ? _Evaluated() : nil
-        let valid = node.keywords.withUnsafeBufferPointer { keywords in
-            var valid = true
-            guard let first = keywords.baseAddress else { return true }
-            for index in 0..<keywords.count where !apply(first + index, node, instance, local) {
-                valid = false
-                if !collectErrors { break }
-            }
-            return valid
+        let local: EvaluatedLocations? = evaluated != nil || node.tracksEvaluation ? EvaluatedLocations() : nil
+        var valid = true
+        let keywordList = node.keywords
+        let keywords = keywordList.span
+        for index in keywords.indices where try !apply(keywords[index], node, instance, local) {
+            valid = false
+            if !collectErrors { break }
         }
         if valid, let evaluated, let local { evaluated.merge(local) }
         return valid
     }
 
+    /// A leaf's verdict (leaves run on the fast path only); a pattern it could not decide
+    /// becomes an unlocated evaluation error.
+    @inline(__always)
+    private func accepts(_ leaf: LeafCheck, _ instance: borrowing JSONValue) throws(SchemaEvaluationError) -> Bool {
+        do {
+            return try leaf.accepts(instance)
+        } catch {
+            throw SchemaEvaluationError(
+                reason: .patternStepBudgetExhausted(pattern: error.pattern), instanceLocation: "", keywordLocation: "",
+                absoluteKeywordLocation: nil, isLocated: false)
+        }
+    }
+
+    /// The error for evaluation nested deeper than the bound, at `node`.
+    private func tooDeep(_ node: SchemaNode) -> SchemaEvaluationError {
+        undecided(node, "", .evaluationTooDeep(limit: maxDepth))
+    }
+
+    /// An evaluation error for `keyword` of `node`, located when the paths are kept.
+    private func undecided(_ node: SchemaNode, _ keyword: String, _ reason: SchemaEvaluationError.Reason, at step: PathStep = .none) -> SchemaEvaluationError {
+        guard collectErrors else {
+            return SchemaEvaluationError(reason: reason, instanceLocation: "", keywordLocation: "", absoluteKeywordLocation: nil, isLocated: false)
+        }
+        var instanceTokens = instancePath
+        if let text = text(of: step) { instanceTokens.append(text) }
+        var keywordTokens = keywordPath
+        if !keyword.isEmpty { keywordTokens.append(keyword) }
+        return SchemaEvaluationError(
+            reason: reason,
+            instanceLocation: URIText.pointer(instanceTokens),
+            keywordLocation: URIText.pointer(keywordTokens),
+            absoluteKeywordLocation: keyword.isEmpty ? node.absoluteLocation : node.absoluteLocation + "/" + URIText.escapePointerToken(keyword),
+            isLocated: true
+        )
+    }
+
+    /// Whether `pattern` matches `text`; an undecided search becomes an evaluation error.
+    private func matches(_ pattern: RegexPattern, _ text: String, _ node: SchemaNode, _ keyword: String, at step: PathStep = .none) throws(SchemaEvaluationError) -> Bool {
+        do {
+            return try pattern.matches(text)
+        } catch {
+            throw undecided(node, keyword, .patternStepBudgetExhausted(pattern: pattern.source), at: step)
+        }
+    }
+
     /// Evaluates a subschema, keeping the paths when errors are collected.
     @inline(__always)
     private mutating func descend(
-        _ node: _Node, _ instance: JSONValue, keyword: String, _ sub: _PathStep, at step: _PathStep,
-        _ evaluated: _Evaluated?
-    ) -> Bool {
-        guard collectErrors else { return evaluate(node, instance, evaluated) }
+        _ node: SchemaNode, _ instance: JSONValue, keyword: String, _ sub: PathStep, at step: PathStep,
+        _ evaluated: EvaluatedLocations?
+    ) throws(SchemaEvaluationError) -> Bool {
+        guard collectErrors else { return try evaluate(node, instance, evaluated) }
         keywordPath.append(keyword)
         if let text = text(of: sub) { keywordPath.append(text) }
         let pushedInstance = text(of: step).map { instancePath.append($0); return true } ?? false
@@ -126,16 +186,16 @@ struct _Evaluator {
             keywordPath.removeLast()
             if pushedInstance { instancePath.removeLast() }
         }
-        return evaluate(node, instance, evaluated)
+        return try evaluate(node, instance, evaluated)
     }
 
     /// Evaluates a subschema whose annotations do not matter to this schema.
     @inline(__always)
-    private mutating func check(_ node: _Node, _ instance: JSONValue, keyword: String, _ sub: _PathStep, at step: _PathStep) -> Bool {
-        descend(node, instance, keyword: keyword, sub, at: step, nil)
+    private mutating func check(_ node: SchemaNode, _ instance: JSONValue, keyword: String, _ sub: PathStep, at step: PathStep) throws(SchemaEvaluationError) -> Bool {
+        try descend(node, instance, keyword: keyword, sub, at: step, nil)
     }
 
-    private func text(of step: _PathStep) -> String? {
+    private func text(of step: PathStep) -> String? {
         switch step {
         case .none: nil
         case .key(let key): key
@@ -145,16 +205,16 @@ struct _Evaluator {
 
     /// Records an error for `keyword` of `node` (no-op in `isValid` mode); always returns false.
     @discardableResult
-    private mutating func report(_ node: _Node, _ keyword: String, _ message: @autoclosure () -> String, at step: _PathStep = .none) -> Bool {
+    private mutating func report(_ node: SchemaNode, _ keyword: String, _ message: @autoclosure () -> String, at step: PathStep = .none) -> Bool {
         guard collectErrors else { return false }
         var instanceTokens = instancePath
         if let text = text(of: step) { instanceTokens.append(text) }
         var keywordTokens = keywordPath
         if !keyword.isEmpty { keywordTokens.append(keyword) }
         errors.append(ValidationError(
-            instanceLocation: _URI.pointer(instanceTokens),
-            keywordLocation: _URI.pointer(keywordTokens),
-            absoluteKeywordLocation: keyword.isEmpty ? node.absoluteLocation : node.absoluteLocation + "/" + _URI.escapePointerToken(keyword),
+            instanceLocation: URIText.pointer(instanceTokens),
+            keywordLocation: URIText.pointer(keywordTokens),
+            absoluteKeywordLocation: keyword.isEmpty ? node.absoluteLocation : node.absoluteLocation + "/" + URIText.escapePointerToken(keyword),
             message: message()
         ))
         return false
@@ -162,18 +222,24 @@ struct _Evaluator {
 
     // MARK: Keywords
 
-    /// Applies one keyword. It is read through a pointer into the node's keyword array so the
-    /// (large) enum is never copied whole, only the payload a case binds.
-    private mutating func apply(_ keyword: UnsafePointer<_Keyword>, _ node: _Node, _ instance: JSONValue, _ evaluated: _Evaluated?) -> Bool {
+    /// Applies one keyword of `node`.
+    private mutating func apply(_ keyword: Keyword, _ node: SchemaNode, _ instance: borrowing JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         let collect = evaluated != nil
-        switch keyword.pointee {
+        switch keyword {
         case .type(let types):
             if types.admits(instance) { return true }
             return report(node, "type", "\(Self.describe(instance)) is not of type \(types.names.joined(separator: " or "))")
 
         case .required(let names):
-            guard case .object(let object) = instance else { return true }
-            if !collectErrors { return names.allPresent(in: object.keys) }
+            // A borrowing switch reads the members in place (a `guard case` would copy them).
+            let object: JSONObject
+            switch instance {
+            case .object(let members):
+                if !collectErrors { return names.allPresent(in: members.keys) }
+                object = copy members
+            default:
+                return true
+            }
             var valid = true
             var hint = 0
             for position in names.names.indices where !names.find(position, in: object.keys, hint: &hint) {
@@ -184,24 +250,24 @@ struct _Evaluator {
             return valid
 
         case .ref(let target):
-            return descend(target, instance, keyword: "$ref", .none, at: .none, evaluated)
+            return try descend(target, instance, keyword: "$ref", .none, at: .none, evaluated)
 
         case .dynamicRef(let initial, let anchor):
             var target = initial
             if let anchor {
                 for resource in dynamicScope {
-                    if let candidate = resource.dynamicAnchors[anchor] {
+                    if let candidate = resources[resource].dynamicAnchors[anchor] {
                         target = candidate
                         break
                     }
                 }
             }
-            return descend(target, instance, keyword: "$dynamicRef", .none, at: .none, evaluated)
+            return try descend(target, instance, keyword: "$dynamicRef", .none, at: .none, evaluated)
 
         case .allOf(let nodes):
             var valid = true
             for (position, child) in nodes.enumerated()
-            where !descend(child, instance, keyword: "allOf", .index(position), at: .none, evaluated) {
+            where try !descend(child, instance, keyword: "allOf", .index(position), at: .none, evaluated) {
                 valid = false
                 if !collectErrors { return false }
             }
@@ -211,7 +277,7 @@ struct _Evaluator {
             let errorCount = errors.count
             var anyValid = false
             for (position, child) in nodes.enumerated() {
-                if descend(child, instance, keyword: "anyOf", .index(position), at: .none, evaluated) {
+                if try descend(child, instance, keyword: "anyOf", .index(position), at: .none, evaluated) {
                     anyValid = true
                     if !collect { break }
                 }
@@ -226,10 +292,10 @@ struct _Evaluator {
         case .oneOf(let nodes):
             let errorCount = errors.count
             var validPositions: [Int] = []
-            var branchEvaluated: _Evaluated?
+            var branchEvaluated: EvaluatedLocations?
             for (position, child) in nodes.enumerated() {
-                let candidate: _Evaluated? = collect ? _Evaluated() : nil
-                if descend(child, instance, keyword: "oneOf", .index(position), at: .none, candidate) {
+                let candidate: EvaluatedLocations? = collect ? EvaluatedLocations() : nil
+                if try descend(child, instance, keyword: "oneOf", .index(position), at: .none, candidate) {
                     validPositions.append(position)
                     branchEvaluated = candidate
                     if validPositions.count > 1 { break }
@@ -250,29 +316,29 @@ struct _Evaluator {
 
         case .not(let child):
             let errorCount = errors.count
-            let childValid = check(child, instance, keyword: "not", .none, at: .none)
+            let childValid = try check(child, instance, keyword: "not", .none, at: .none)
             if collectErrors { errors.removeSubrange(errorCount...) }
             if !childValid { return true }
             return report(node, "not", "\(Self.describe(instance)) must not be valid against the subschema in \"not\"")
 
         case .conditional(let condition, let then, let otherwise):
             let errorCount = errors.count
-            let conditionEvaluated: _Evaluated? = collect ? _Evaluated() : nil
-            let conditionValid = descend(condition, instance, keyword: "if", .none, at: .none, conditionEvaluated)
+            let conditionEvaluated: EvaluatedLocations? = collect ? EvaluatedLocations() : nil
+            let conditionValid = try descend(condition, instance, keyword: "if", .none, at: .none, conditionEvaluated)
             if collectErrors { errors.removeSubrange(errorCount...) }
             if conditionValid {
                 if let evaluated, let conditionEvaluated { evaluated.merge(conditionEvaluated) }
                 guard let then else { return true }
-                return descend(then, instance, keyword: "then", .none, at: .none, evaluated)
+                return try descend(then, instance, keyword: "then", .none, at: .none, evaluated)
             }
             guard let otherwise else { return true }
-            return descend(otherwise, instance, keyword: "else", .none, at: .none, evaluated)
+            return try descend(otherwise, instance, keyword: "else", .none, at: .none, evaluated)
 
         case .dependentSchemas(let dependencies):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
             for dependency in dependencies where Self.has(object, dependency.name) {
-                if !descend(dependency.node, instance, keyword: "dependentSchemas", .key(dependency.name), at: .none, evaluated) {
+                if try !descend(dependency.node, instance, keyword: "dependentSchemas", .key(dependency.name), at: .none, evaluated) {
                     valid = false
                     if !collectErrors { return false }
                 }
@@ -280,10 +346,10 @@ struct _Evaluator {
             return valid
 
         case .prefixItems(let nodes):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             var valid = true
             let count = min(items.count, nodes.count)
-            for position in 0..<count where !check(nodes[position], items[position], keyword: "prefixItems", .index(position), at: .index(position)) {
+            for position in 0..<count where try !check(nodes[position], items[position], keyword: "prefixItems", .index(position), at: .index(position)) {
                 valid = false
                 if !collectErrors { return false }
             }
@@ -291,10 +357,10 @@ struct _Evaluator {
             return valid
 
         case .items(let child, let prefixCount):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             var valid = true
             if prefixCount < items.count {
-                for position in prefixCount..<items.count where !check(child, items[position], keyword: "items", .none, at: .index(position)) {
+                for position in prefixCount..<items.count where try !check(child, items[position], keyword: "items", .none, at: .index(position)) {
                     valid = false
                     if !collectErrors { return false }
                 }
@@ -303,10 +369,10 @@ struct _Evaluator {
             return valid
 
         case .contains(let child, let minimum, let maximum):
-            guard case .array(let items) = instance else { return true }
+            guard case .array(let items) = copy instance else { return true }
             let errorCount = errors.count
             var matches = 0
-            for (position, item) in items.enumerated() where check(child, item, keyword: "contains", .none, at: .index(position)) {
+            for (position, item) in items.enumerated() where try check(child, item, keyword: "contains", .none, at: .index(position)) {
                 matches += 1
                 evaluated?.itemIndexes.insert(position)
                 if !collect && !collectErrors && matches >= minimum && maximum == nil { break }
@@ -321,20 +387,22 @@ struct _Evaluator {
             return true
 
         case .members(let members):
-            guard case .object(let object) = instance else { return true }
-            return applyMembers(members, node, object, evaluated)
+            switch instance {
+            case .object(let object): return try applyMembers(members, node, object, evaluated)
+            default: return true
+            }
 
         case .propertyNames(let child):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
-            for key in object.keys where !check(child, .string(key), keyword: "propertyNames", .none, at: .key(key)) {
+            for key in object.keys where try !check(child, .string(key), keyword: "propertyNames", .none, at: .key(key)) {
                 valid = false
                 if !collectErrors { return false }
             }
             return valid
 
         case .unevaluatedProperties(let child):
-            guard case .object(let object) = instance, let evaluated else { return true }
+            guard case .object(let object) = copy instance, let evaluated else { return true }
             if evaluated.allProperties { return true }
             var valid = true
             for (key, value) in zip(object.keys, object.values) where !evaluated.properties.contains(key) {
@@ -342,7 +410,7 @@ struct _Evaluator {
                     valid = false
                     report(node, "unevaluatedProperties", "property \"\(key)\" is not allowed (unevaluatedProperties)")
                     if !collectErrors { return false }
-                } else if !check(child, value, keyword: "unevaluatedProperties", .none, at: .key(key)) {
+                } else if try !check(child, value, keyword: "unevaluatedProperties", .none, at: .key(key)) {
                     valid = false
                     if !collectErrors { return false }
                 }
@@ -351,14 +419,14 @@ struct _Evaluator {
             return valid
 
         case .unevaluatedItems(let child):
-            guard case .array(let items) = instance, let evaluated else { return true }
+            guard case .array(let items) = copy instance, let evaluated else { return true }
             if evaluated.allItems { return true }
             var valid = true
             var position = evaluated.itemPrefix
             while position < items.count {
                 defer { position += 1 }
                 if evaluated.itemIndexes.contains(position) { continue }
-                if !check(child, items[position], keyword: "unevaluatedItems", .none, at: .index(position)) {
+                if try !check(child, items[position], keyword: "unevaluatedItems", .none, at: .index(position)) {
                     valid = false
                     if !collectErrors { return false }
                 }
@@ -375,33 +443,33 @@ struct _Evaluator {
             return report(node, "const", "\(Self.describe(instance)) is not the constant \(value.serialized())")
 
         case .multipleOf(let divisor):
-            guard case .number(let number) = instance, !number.isMultiple(of: divisor) else { return true }
+            guard case .number(let number) = copy instance, !number.isMultiple(of: divisor) else { return true }
             return report(node, "multipleOf", "\(number) is not a multiple of \(divisor)")
 
         case .maximum(let limit):
-            guard case .number(let number) = instance, limit < number else { return true }
+            guard case .number(let number) = copy instance, limit < number else { return true }
             return report(node, "maximum", "\(number) is greater than the maximum \(limit)")
 
         case .exclusiveMaximum(let limit):
-            guard case .number(let number) = instance, number >= limit else { return true }
+            guard case .number(let number) = copy instance, number >= limit else { return true }
             return report(node, "exclusiveMaximum", "\(number) is not less than \(limit)")
 
         case .minimum(let limit):
-            guard case .number(let number) = instance, number < limit else { return true }
+            guard case .number(let number) = copy instance, number < limit else { return true }
             return report(node, "minimum", "\(number) is less than the minimum \(limit)")
 
         case .exclusiveMinimum(let limit):
-            guard case .number(let number) = instance, number <= limit else { return true }
+            guard case .number(let number) = copy instance, number <= limit else { return true }
             return report(node, "exclusiveMinimum", "\(number) is not greater than \(limit)")
 
         case .maxLength(let limit):
-            guard case .string(let text) = instance, text.utf8.count > limit else { return true }
+            guard case .string(let text) = copy instance, text.utf8.count > limit else { return true }
             let length = text.unicodeScalars.count
             if length <= limit { return true }
             return report(node, "maxLength", "the string has \(length) characters, more than the \(limit) allowed")
 
         case .minLength(let limit):
-            guard case .string(let text) = instance else { return true }
+            guard case .string(let text) = copy instance else { return true }
             let bytes = text.utf8.count
             if bytes / 4 >= limit { return true }
             let length = bytes < limit ? bytes : text.unicodeScalars.count
@@ -409,31 +477,31 @@ struct _Evaluator {
             return report(node, "minLength", "the string has \(length) character\(length == 1 ? "" : "s"), fewer than the \(limit) required")
 
         case .pattern(let pattern):
-            guard case .string(let text) = instance, !pattern.matches(text) else { return true }
+            guard case .string(let text) = copy instance, try !matches(pattern, text, node, "pattern") else { return true }
             return report(node, "pattern", "\(Self.describe(instance)) does not match the pattern \(pattern.source)")
 
         case .maxItems(let limit):
-            guard case .array(let items) = instance, items.count > limit else { return true }
+            guard case .array(let items) = copy instance, items.count > limit else { return true }
             return report(node, "maxItems", "the array has \(items.count) items, more than the \(limit) allowed")
 
         case .minItems(let limit):
-            guard case .array(let items) = instance, items.count < limit else { return true }
+            guard case .array(let items) = copy instance, items.count < limit else { return true }
             return report(node, "minItems", "the array has \(items.count) items, fewer than the \(limit) required")
 
         case .uniqueItems:
-            guard case .array(let items) = instance, let duplicate = Self.firstDuplicate(items) else { return true }
+            guard case .array(let items) = copy instance, let duplicate = Self.firstDuplicate(items) else { return true }
             return report(node, "uniqueItems", "items \(duplicate.0) and \(duplicate.1) are equal")
 
         case .maxProperties(let limit):
-            guard case .object(let object) = instance, object.count > limit else { return true }
+            guard case .object(let object) = copy instance, object.count > limit else { return true }
             return report(node, "maxProperties", "the object has \(object.count) properties, more than the \(limit) allowed")
 
         case .minProperties(let limit):
-            guard case .object(let object) = instance, object.count < limit else { return true }
+            guard case .object(let object) = copy instance, object.count < limit else { return true }
             return report(node, "minProperties", "the object has \(object.count) properties, fewer than the \(limit) required")
 
         case .dependentRequired(let dependencies):
-            guard case .object(let object) = instance else { return true }
+            guard case .object(let object) = copy instance else { return true }
             var valid = true
             for dependency in dependencies where Self.has(object, dependency.name) {
                 for name in dependency.required where !Self.has(object, name) {
@@ -459,42 +527,36 @@ struct _Evaluator {
     }
 
     /// `properties`, `patternProperties` and `additionalProperties` in one pass.
-    private mutating func applyMembers(_ members: _ObjectMembers, _ node: _Node, _ object: JSONObject, _ evaluated: _Evaluated?) -> Bool {
+    private mutating func applyMembers(_ members: ObjectMemberApplicators, _ node: SchemaNode, _ object: JSONObject, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         if evaluated == nil, members.patternProperties.isEmpty, members.additionalProperties == nil,
             let table = members.properties, table.names.count <= 4 || table.names.count * 4 <= object.count
         {
             // Only `properties`: walk the schema's names and look each up in the instance, which
             // beats probing the table for every member when the table is the smaller side.
-            return applyPropertiesByName(table, object)
+            return try applyPropertiesByName(table, object)
         }
-        return object.values.withUnsafeBufferPointer { values in
-            applyMembers(members, node, object.keys, values, evaluated)
+        let fast = !collectErrors && evaluated == nil && !usesDynamicScope
+        if fast, members.patternProperties.isEmpty, let table = members.properties {
+            return try applyPropertiesByKey(table, members.additionalProperties, object, node)
         }
+        return try applyMembersCollecting(members, node, object, evaluated)
     }
 
-    private mutating func applyPropertiesByName(_ table: _PropertyTable, _ object: JSONObject) -> Bool {
+    private mutating func applyPropertiesByName(_ table: PropertyTable, _ object: JSONObject) throws(SchemaEvaluationError) -> Bool {
         let keys = object.keys
+        let fast = !collectErrors && !usesDynamicScope
         var valid = true
         for position in table.names.indices {
-            let length = table.lengths[position]
             let name = table.names[position]
-            let ascii = table.ascii[position]
             var found = -1
-            for candidate in keys.indices {
-                let key = keys[candidate]
-                if key.utf8.count == length && (ascii ? key == name : key.hasSameCodePoints(as: name)) {
-                    found = candidate
-                    break
-                }
+            for candidate in keys.indices where table.entry(position, isNamed: keys[candidate], length: keys[candidate].utf8.count) {
+                found = candidate
+                break
             }
             guard found >= 0 else { continue }
-            let index = found
-            if !collectErrors, !usesDynamicScope, position < table.leaves.count, let leaf = table.leaves[position] {
-                let accepted = object.values.withUnsafeBufferPointer { values in
-                    leaf._withUnsafeGuaranteedRef { $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }
-                }
-                if !accepted { return false }
-            } else if !check(table.nodes[position], object.values[index], keyword: "properties", .key(name), at: .key(name)) {
+            if fast, let leaf = table.unretainedLeaves[position] {
+                if try !leaf.withObject({ leaf throws(SchemaEvaluationError) in try accepts(leaf, object.values[found]) }) { return false }
+            } else if try !check(table.nodes[position], object.values[found], keyword: "properties", .key(name), at: .key(name)) {
                 valid = false
                 if !collectErrors { return false }
             }
@@ -502,42 +564,59 @@ struct _Evaluator {
         return valid
     }
 
-    private mutating func applyMembers(_ members: _ObjectMembers, _ node: _Node, _ keys: [String], _ values: UnsafeBufferPointer<JSONValue>, _ evaluated: _Evaluated?) -> Bool {
+    /// The fast path of `properties` plus `additionalProperties` (no `patternProperties`):
+    /// one probe per member, leaves called in place, nothing recorded.
+    private mutating func applyPropertiesByKey(_ table: PropertyTable, _ additional: SchemaNode?, _ object: JSONObject, _ node: SchemaNode) throws(SchemaEvaluationError) -> Bool {
+        var hint = 0
+        // Spans read keys and values in place, without copying (retaining) them.
+        let keys = object.keys.span
+        let values = object.values.span
+        for index in keys.indices {
+            if let position = table.position(of: keys[index], hint: &hint) {
+                if let leaf = table.unretainedLeaves[position] {
+                    if try !leaf.withObject({ leaf throws(SchemaEvaluationError) in try accepts(leaf, values[index]) }) { return false }
+                } else if try !evaluate(table.nodes[position], values[index], nil) {
+                    return false
+                }
+            } else if let additional {
+                if additional.booleanValue == false { return false }
+                if try !evaluate(additional, values[index], nil) { return false }
+            }
+        }
+        return true
+    }
+
+    /// The general path: every applicator, with paths, errors and annotations as asked.
+    private mutating func applyMembersCollecting(_ members: ObjectMemberApplicators, _ node: SchemaNode, _ object: JSONObject, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         var valid = true
         var hint = 0
         let table = members.properties
-        let fast = !collectErrors && evaluated == nil && !usesDynamicScope
-        let patterns = members.patternProperties
-        let additional = members.additionalProperties
-        if fast, patterns.isEmpty, let table {
-            return applyPropertiesByKey(table, additional, keys, values)
-        }
+        let keys = object.keys
+        let values = object.values
         for index in keys.indices {
             let key = keys[index]
             var matched = false
             if let table, let position = table.position(of: key, hint: &hint) {
                 matched = true
-                if fast, position < table.leaves.count, let leaf = table.leaves[position] {
-                    if !leaf._withUnsafeGuaranteedRef({ $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }) { return false }
-                } else if !check(table.nodes[position], values[index], keyword: "properties", .key(key), at: .key(key)) {
+                if try !check(table.nodes[position], values[index], keyword: "properties", .key(key), at: .key(key)) {
                     valid = false
                     if !collectErrors { return false }
                 }
             }
-            for entry in patterns where entry.pattern.matches(key) {
+            for entry in members.patternProperties where try matches(entry.pattern, key, node, "patternProperties", at: .key(key)) {
                 matched = true
-                if !check(entry.node, values[index], keyword: "patternProperties", .key(entry.pattern.source), at: .key(key)) {
+                if try !check(entry.node, values[index], keyword: "patternProperties", .key(entry.pattern.source), at: .key(key)) {
                     valid = false
                     if !collectErrors { return false }
                 }
             }
-            if !matched, let additional {
+            if !matched, let additional = members.additionalProperties {
                 matched = true
                 if additional.booleanValue == false {
                     valid = false
                     report(node, "additionalProperties", "property \"\(key)\" is not allowed (additionalProperties is false)")
                     if !collectErrors { return false }
-                } else if !check(additional, values[index], keyword: "additionalProperties", .none, at: .key(key)) {
+                } else if try !check(additional, values[index], keyword: "additionalProperties", .none, at: .key(key)) {
                     valid = false
                     if !collectErrors { return false }
                 }
@@ -547,26 +626,7 @@ struct _Evaluator {
         return valid
     }
 
-    /// The `isValid` path of `properties` plus `additionalProperties` (no `patternProperties`):
-    /// one probe per member, leaves called in place, nothing recorded.
-    private mutating func applyPropertiesByKey(_ table: _PropertyTable, _ additional: _Node?, _ keys: [String], _ values: UnsafeBufferPointer<JSONValue>) -> Bool {
-        var hint = 0
-        let leaves = table.leaves
-        for index in keys.indices {
-            if let position = table.position(of: keys[index], hint: &hint) {
-                if position < leaves.count, let leaf = leaves[position] {
-                    if !leaf._withUnsafeGuaranteedRef({ $0.accepts(values.baseAddress.unsafelyUnwrapped + index) }) { return false }
-                } else if !evaluate(table.nodes[position], values[index], nil) {
-                    return false
-                }
-            } else if let additional {
-                if additional.booleanValue == false || !evaluate(additional, values[index], nil) { return false }
-            }
-        }
-        return true
-    }
-
-    private mutating func insertSummary(at position: Int, _ node: _Node, _ keyword: String, _ message: String) {
+    private mutating func insertSummary(at position: Int, _ node: SchemaNode, _ keyword: String, _ message: String) {
         guard collectErrors else { return }
         let countBefore = errors.count
         report(node, keyword, message)

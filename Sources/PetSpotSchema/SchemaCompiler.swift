@@ -1,42 +1,53 @@
 import PetSpotJSON
 
 /// A place in a schema document: the document's URI and a JSON Pointer inside it.
-struct _Location: Hashable {
+struct SchemaLocation: Hashable {
     var document: String
     var pointer: [String]
 
-    var key: String { document + "#" + _URI.pointer(pointer) }
+    var key: String { document + "#" + URIText.pointer(pointer) }
 }
 
 /// Vocabularies in force for a schema resource, from its meta-schema's `$vocabulary`.
-struct _Vocabularies: OptionSet {
+struct Vocabularies: OptionSet, Hashable {
     let rawValue: UInt8
-    static let applicator = _Vocabularies(rawValue: 1)
-    static let unevaluated = _Vocabularies(rawValue: 2)
-    static let validation = _Vocabularies(rawValue: 4)
-    static let formatAssertion = _Vocabularies(rawValue: 8)
+    static let applicator = Vocabularies(rawValue: 1)
+    static let unevaluated = Vocabularies(rawValue: 2)
+    static let validation = Vocabularies(rawValue: 4)
+    static let formatAssertion = Vocabularies(rawValue: 8)
 
-    static let standard: _Vocabularies = [.applicator, .unevaluated, .validation]
+    static let standard: Vocabularies = [.applicator, .unevaluated, .validation]
 }
 
-/// Turns schema documents into ``_Node`` graphs: indexes `$id`/`$anchor`/`$dynamicAnchor`,
+/// Turns schema documents into ``SchemaNode`` graphs: indexes `$id`/`$anchor`/`$dynamicAnchor`,
 /// resolves references (from the schema itself or the registry, never the network) and
-/// precompiles every keyword.
-struct _Compiler {
+/// precompiles every keyword. Each node is built after its subschemas, so it is immutable from
+/// the start; a reference back into a schema still being built gets a forwarding node (see
+/// ``SchemaNode/forward``), resolved by ``finish()``.
+struct SchemaCompiler {
     private var registry: SchemaRegistry
     private let options: SchemaOptions
     private var documents: [String: JSONValue] = [:]
     private var indexedDocuments: Set<String> = []
     /// Resource URI → where its root is.
-    private var resources: [String: _Location] = [:]
+    private var resources: [String: SchemaLocation] = [:]
     /// `resourceURI#anchor` → location (plain and dynamic anchors).
-    private var anchors: [String: _Location] = [:]
+    private var anchors: [String: SchemaLocation] = [:]
     /// Location key → base URI in force there.
     private var baseURIs: [String: String] = [:]
     /// Resource URI → its dynamic anchor names with their locations.
-    private var dynamicAnchorLocations: [String: [(name: String, location: _Location)]] = [:]
-    private var resourceObjects: [String: _Resource] = [:]
-    private var compiled: [String: _Node] = [:]
+    private var dynamicAnchorLocations: [String: [(name: String, location: SchemaLocation)]] = [:]
+    /// Resource URI → its index in the resource table, in order of first use.
+    private var resourceIndexes: [String: Int] = [:]
+    private var resourceURIs: [String] = []
+    /// The vocabularies in force where each resource was first compiled (for its dynamic anchors).
+    private var resourceVocabularies: [Vocabularies] = []
+    private var compiled: [String: SchemaNode] = [:]
+    /// Locations being compiled (on the recursion stack): a reference to one of them forwards.
+    private var underConstruction: Set<String> = []
+    /// Location key → index of a cycle target that forwarding nodes point at.
+    private var cycleTargetIndexes: [String: Int] = [:]
+    private var cycleTargetKeys: [String] = []
     private var compileDepth = 0
     private(set) var usesDynamicScope = false
 
@@ -46,42 +57,38 @@ struct _Compiler {
     }
 
     /// Compiles `schema` as the root document, identified by its `$id` or `defaultURI`.
-    mutating func compileRoot(_ schema: JSONValue, defaultURI: String) throws(SchemaCompileError) -> _Node {
+    mutating func compileRoot(_ schema: JSONValue, defaultURI: String) throws(SchemaCompileError) -> SchemaNode {
         var rootURI = defaultURI
         if case .object(let object) = schema, case .string(let id)? = object["$id"] {
-            rootURI = _URI.splitFragment(_URI.resolve(id, against: defaultURI)).base
+            rootURI = URIText.splitFragment(URIText.resolve(id, against: defaultURI)).base
         }
         documents[rootURI] = schema
         try index(document: rootURI)
-        return try node(at: _Location(document: rootURI, pointer: []), vocabularies: nil)
+        return try node(at: SchemaLocation(document: rootURI, pointer: []), vocabularies: nil)
     }
 
-    /// Sets ``_Node/referenceTarget`` on every schema that is only a `$ref`, so `isValid` can
-    /// skip the hop. Chains that loop are left alone (they end in the depth bound).
-    func linkReferenceChains() {
-        for node in compiled.values where node.booleanValue == nil && !node.tracksEvaluation {
-            node.leaf = _Leaf(node.keywords)
-        }
-        for node in compiled.values {
-            guard node.keywords.count == 1, case .ref(var target) = node.keywords[0] else { continue }
-            var hops = 0
-            while target.keywords.count == 1, target.booleanValue == nil, case .ref(let next) = target.keywords[0] {
-                target = next
-                hops += 1
-                if hops > compiled.count { break }
+    /// Compiles the dynamic anchors of every resource used, then resolves the cycle targets.
+    /// - Returns: The resource table and the cycle targets, by index.
+    mutating func finish() throws(SchemaCompileError) -> (resources: [SchemaResource], cycleTargets: [SchemaNode]) {
+        var anchors: [Int: [String: SchemaNode]] = [:]
+        var resource = 0
+        while resource < resourceURIs.count {
+            let uri = resourceURIs[resource]
+            for anchor in dynamicAnchorLocations.removeValue(forKey: uri) ?? [] {
+                anchors[resource, default: [:]][anchor.name] = try node(at: anchor.location, vocabularies: resourceVocabularies[resource])
             }
-            if hops <= compiled.count { node.referenceTarget = target }
+            resource += 1
         }
-        for node in compiled.values {
-            for keyword in node.keywords {
-                guard case .members(let members) = keyword, let table = members.properties else { continue }
-                table.leaves = table.nodes.map { entry in
-                    let target = entry.referenceTarget ?? entry
-                    guard target.booleanValue == nil, let leaf = target.leaf else { return nil }
-                    return Unmanaged.passUnretained(leaf)
-                }
+        let resources = resourceURIs.indices.map { SchemaResource(uri: resourceURIs[$0], dynamicAnchors: anchors[$0] ?? [:]) }
+        var cycleTargets: [SchemaNode] = []
+        for key in cycleTargetKeys {
+            // Every cycle target was on the recursion stack, so it has been compiled since.
+            guard let target = compiled[key] else {
+                throw SchemaCompileError(location: key, message: "internal error: a schema on a reference cycle was not compiled")
             }
+            cycleTargets.append(target)
         }
+        return (resources, cycleTargets)
     }
 
     // MARK: Indexing
@@ -89,16 +96,16 @@ struct _Compiler {
     private mutating func index(document uri: String) throws(SchemaCompileError) {
         guard !indexedDocuments.contains(uri), let root = documents[uri] else { return }
         indexedDocuments.insert(uri)
-        resources[uri] = _Location(document: uri, pointer: [])
-        try walk(root, _Location(document: uri, pointer: []), base: uri, depth: 0)
+        resources[uri] = SchemaLocation(document: uri, pointer: [])
+        try walk(root, SchemaLocation(document: uri, pointer: []), base: uri, depth: 0)
     }
 
-    private mutating func walk(_ value: JSONValue, _ location: _Location, base parentBase: String, depth: Int) throws(SchemaCompileError) {
+    private mutating func walk(_ value: JSONValue, _ location: SchemaLocation, base parentBase: String, depth: Int) throws(SchemaCompileError) {
         guard depth < 512 else { throw SchemaCompileError(location: location.key, message: "schema nested too deeply") }
         guard case .object(let object) = value else { return }
         var base = parentBase
         if case .string(let id)? = object["$id"] {
-            base = _URI.splitFragment(_URI.resolve(id, against: parentBase)).base
+            base = URIText.splitFragment(URIText.resolve(id, against: parentBase)).base
             if resources[base] == nil { resources[base] = location }
         }
         baseURIs[location.key] = base
@@ -130,7 +137,7 @@ struct _Compiler {
         }
     }
 
-    private func child(_ location: _Location, _ token: String) -> _Location {
+    private func child(_ location: SchemaLocation, _ token: String) -> SchemaLocation {
         var result = location
         result.pointer.append(token)
         return result
@@ -138,7 +145,7 @@ struct _Compiler {
 
     /// The base URI in force at `location`, for locations the index did not visit (pointers into
     /// unknown keywords): the nearest indexed ancestor's.
-    private func baseURI(at location: _Location) -> String {
+    private func baseURI(at location: SchemaLocation) -> String {
         var probe = location
         while true {
             if let base = baseURIs[probe.key] { return base }
@@ -147,7 +154,7 @@ struct _Compiler {
         }
     }
 
-    private func value(at location: _Location) -> JSONValue? {
+    private func value(at location: SchemaLocation) -> JSONValue? {
         guard var current = documents[location.document] else { return nil }
         for token in location.pointer {
             switch current {
@@ -168,9 +175,9 @@ struct _Compiler {
 
     // MARK: Reference resolution
 
-    private mutating func resolve(_ reference: String, base: String, at location: _Location) throws(SchemaCompileError) -> _Location {
-        let absolute = _URI.resolve(reference, against: base)
-        let (resourceURI, fragment) = _URI.splitFragment(absolute)
+    private mutating func resolve(_ reference: String, base: String, at location: SchemaLocation) throws(SchemaCompileError) -> SchemaLocation {
+        let absolute = URIText.resolve(reference, against: base)
+        let (resourceURI, fragment) = URIText.splitFragment(absolute)
         if resources[resourceURI] == nil, let document = registry.document(at: resourceURI) {
             documents[resourceURI] = document
             try index(document: resourceURI)
@@ -180,7 +187,7 @@ struct _Compiler {
         }
         if fragment.isEmpty { return resource }
         if fragment.hasPrefix("/") {
-            guard let tokens = _URI.pointerTokens(fragment) else {
+            guard let tokens = URIText.pointerTokens(fragment) else {
                 throw SchemaCompileError(location: location.key, message: "invalid JSON Pointer in \"\(reference)\"")
             }
             var target = resource
@@ -196,22 +203,23 @@ struct _Compiler {
         return target
     }
 
-    private mutating func resourceObject(_ uri: String) -> _Resource {
-        if let existing = resourceObjects[uri] { return existing }
-        let resource = _Resource(uri: uri)
-        resourceObjects[uri] = resource
-        return resource
+    private mutating func resourceIndex(_ uri: String, vocabularies: Vocabularies) -> Int {
+        if let existing = resourceIndexes[uri] { return existing }
+        resourceIndexes[uri] = resourceURIs.count
+        resourceURIs.append(uri)
+        resourceVocabularies.append(vocabularies)
+        return resourceURIs.count - 1
     }
 
     // MARK: Vocabularies
 
-    private func vocabularies(forMetaschema uri: String) throws(SchemaCompileError) -> _Vocabularies {
-        let metaschemaURI = _URI.splitFragment(uri).base
+    private func vocabularies(forMetaschema uri: String) throws(SchemaCompileError) -> Vocabularies {
+        let metaschemaURI = URIText.splitFragment(uri).base
         if metaschemaURI == SchemaRegistry.draft202012MetaschemaURI { return .standard }
         guard case .object(let metaschema)? = registry.document(at: metaschemaURI) ?? documents[metaschemaURI],
             case .object(let vocabulary)? = metaschema["$vocabulary"]
         else { return .standard }
-        var result: _Vocabularies = []
+        var result: Vocabularies = []
         let prefix = "https://json-schema.org/draft/2020-12/vocab/"
         for entry in vocabulary.members {
             switch entry.key {
@@ -231,69 +239,82 @@ struct _Compiler {
 
     // MARK: Node compilation
 
-    /// The node for the schema at `location`, compiled once (cycles reuse the same node).
-    mutating func node(at location: _Location, vocabularies inherited: _Vocabularies?) throws(SchemaCompileError) -> _Node {
+    /// The node for the schema at `location`, compiled once; a forwarding node when `location`
+    /// is still being compiled (a reference cycle).
+    mutating func node(at location: SchemaLocation, vocabularies inherited: Vocabularies?) throws(SchemaCompileError) -> SchemaNode {
         let key = location.key
         if let existing = compiled[key] { return existing }
         guard let schema = value(at: location) else {
             throw SchemaCompileError(location: key, message: "no schema at this location")
         }
-        compileDepth += 1
-        defer { compileDepth -= 1 }
-        guard compileDepth < 2000 else { throw SchemaCompileError(location: key, message: "schema references nest too deeply") }
-
         var base: String
         if let indexed = baseURIs[key] {
             base = indexed
         } else {
             base = baseURI(at: location)
             if case .object(let object) = schema, case .string(let id)? = object["$id"] {
-                base = _URI.splitFragment(_URI.resolve(id, against: base)).base
+                base = URIText.splitFragment(URIText.resolve(id, against: base)).base
             }
         }
-        let resource = resourceObject(base)
         let resourceRoot = resources[base] ?? location
         let absoluteLocation: String
         if resourceRoot.document == location.document, location.pointer.starts(with: resourceRoot.pointer) {
-            absoluteLocation = base + "#" + _URI.pointer(Array(location.pointer.dropFirst(resourceRoot.pointer.count)))
+            absoluteLocation = base + "#" + URIText.pointer(Array(location.pointer.dropFirst(resourceRoot.pointer.count)))
         } else {
             absoluteLocation = key
         }
-        let node = _Node(absoluteLocation: absoluteLocation, resource: resource)
-        compiled[key] = node
+        var vocabularies = inherited ?? .standard
+        if case .object(let object) = schema, case .string(let metaschema)? = object["$schema"] {
+            vocabularies = try self.vocabularies(forMetaschema: metaschema)
+        }
+        let resource = resourceIndex(base, vocabularies: vocabularies)
+        if underConstruction.contains(key) {
+            let index: Int
+            if let known = cycleTargetIndexes[key] {
+                index = known
+            } else {
+                index = cycleTargetKeys.count
+                cycleTargetIndexes[key] = index
+                cycleTargetKeys.append(key)
+            }
+            return SchemaNode(forwardingTo: index, absoluteLocation: absoluteLocation, resource: resource)
+        }
+        compileDepth += 1
+        defer { compileDepth -= 1 }
+        guard compileDepth < 2000 else { throw SchemaCompileError(location: key, message: "schema references nest too deeply") }
 
+        let node: SchemaNode
         switch schema {
         case .bool(let value):
-            node.booleanValue = value
-            return node
+            node = SchemaNode(boolean: value, absoluteLocation: absoluteLocation, resource: resource)
         case .object(let object):
-            var vocabularies = inherited ?? .standard
-            if case .string(let metaschema)? = object["$schema"] {
-                vocabularies = try self.vocabularies(forMetaschema: metaschema)
-            }
-            try compileKeywords(object, into: node, location: location, base: base, vocabularies: vocabularies)
-            if let dynamicAnchors = dynamicAnchorLocations.removeValue(forKey: base) {
-                for anchor in dynamicAnchors {
-                    resource.dynamicAnchors[anchor.name] = try self.node(at: anchor.location, vocabularies: vocabularies)
-                }
-            }
-            return node
+            underConstruction.insert(key)
+            defer { underConstruction.remove(key) }
+            let (keywords, tracksEvaluation) = try compileKeywords(object, location: location, base: base, vocabularies: vocabularies)
+            node = SchemaNode(keywords: keywords, tracksEvaluation: tracksEvaluation, absoluteLocation: absoluteLocation, resource: resource)
         default:
             throw SchemaCompileError(location: key, message: "a schema must be an object or a Boolean, found \(schema.typeName)")
         }
+        compiled[key] = node
+        return node
     }
 
-    private mutating func compileKeywords(_ object: JSONObject, into node: _Node, location: _Location, base: String, vocabularies: _Vocabularies) throws(SchemaCompileError) {
-        var keywords: [_Keyword] = []
-        var typeKeyword: _Keyword?
-        var trailing: [_Keyword] = []
+    /// The keywords of the object schema at `location`, in evaluation order, and whether they
+    /// need annotations (`unevaluated*`).
+    private mutating func compileKeywords(
+        _ object: JSONObject, location: SchemaLocation, base: String, vocabularies: Vocabularies
+    ) throws(SchemaCompileError) -> (keywords: [Keyword], tracksEvaluation: Bool) {
+        var tracksEvaluation = false
+        var keywords: [Keyword] = []
+        var typeKeyword: Keyword?
+        var trailing: [Keyword] = []
         let applicators = vocabularies.contains(.applicator)
         let validation = vocabularies.contains(.validation)
 
         func fail(_ keyword: String, _ message: String) -> SchemaCompileError {
-            SchemaCompileError(location: location.key + "/" + _URI.escapePointerToken(keyword), message: message)
+            SchemaCompileError(location: location.key + "/" + URIText.escapePointerToken(keyword), message: message)
         }
-        func sub(_ keyword: String, _ tokens: String...) -> _Location {
+        func sub(_ keyword: String, _ tokens: String...) -> SchemaLocation {
             var result = location
             result.pointer.append(keyword)
             result.pointer.append(contentsOf: tokens)
@@ -309,39 +330,39 @@ struct _Compiler {
             guard case .number(let number) = value else { throw fail(keyword, "\(keyword) must be a number") }
             return number
         }
-        func schemaArray(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [_Node] {
+        func schemaArray(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [SchemaNode] {
             guard case .array(let items) = value, !items.isEmpty else {
                 throw fail(keyword, "\(keyword) must be a non-empty array of schemas")
             }
-            var nodes: [_Node] = []
+            var nodes: [SchemaNode] = []
             for position in items.indices {
                 nodes.append(try self.node(at: sub(keyword, String(position)), vocabularies: vocabularies))
             }
             return nodes
         }
-        func schemaMap(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [(name: String, node: _Node)] {
+        func schemaMap(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [(name: String, node: SchemaNode)] {
             guard case .object(let members) = value else { throw fail(keyword, "\(keyword) must be an object of schemas") }
-            var result: [(name: String, node: _Node)] = []
+            var result: [(name: String, node: SchemaNode)] = []
             for member in members.members {
                 result.append((member.key, try self.node(at: sub(keyword, member.key), vocabularies: vocabularies)))
             }
             return result
         }
-        func pattern(_ keyword: String, _ source: String) throws(SchemaCompileError) -> _Pattern {
+        func pattern(_ keyword: String, _ source: String) throws(SchemaCompileError) -> RegexPattern {
             do {
-                return try _Pattern(source)
+                return try RegexPattern(source)
             } catch {
                 throw fail(keyword, "invalid regular expression \"\(source)\": \(error.message)")
             }
         }
 
         var prefixCount = 0
-        var members: _ObjectMembers?
+        var members: ObjectMemberApplicators?
         if applicators {
-            var properties: _PropertyTable?
-            var patternProperties: [(pattern: _Pattern, node: _Node)] = []
-            var additionalProperties: _Node?
-            if let value = object["properties"] { properties = _PropertyTable(try schemaMap("properties", value)) }
+            var properties: PropertyTable?
+            var patternProperties: [(pattern: RegexPattern, node: SchemaNode)] = []
+            var additionalProperties: SchemaNode?
+            if let value = object["properties"] { properties = PropertyTable(try schemaMap("properties", value)) }
             if let value = object["patternProperties"] {
                 for entry in try schemaMap("patternProperties", value) {
                     patternProperties.append((try pattern("patternProperties", entry.name), entry.node))
@@ -351,7 +372,7 @@ struct _Compiler {
                 additionalProperties = try self.node(at: sub("additionalProperties"), vocabularies: vocabularies)
             }
             if properties != nil || !patternProperties.isEmpty || additionalProperties != nil {
-                members = _ObjectMembers(properties: properties, patternProperties: patternProperties, additionalProperties: additionalProperties)
+                members = ObjectMemberApplicators(properties: properties, patternProperties: patternProperties, additionalProperties: additionalProperties)
             }
             if case .array(let prefix)? = object["prefixItems"] { prefixCount = prefix.count }
         }
@@ -368,7 +389,7 @@ struct _Compiler {
                 guard case .string(let reference) = value else { throw fail(keyword, "$dynamicRef must be a string") }
                 let target = try resolve(reference, base: base, at: location)
                 var dynamicAnchor: String?
-                let fragment = _URI.splitFragment(_URI.resolve(reference, against: base)).fragment
+                let fragment = URIText.splitFragment(URIText.resolve(reference, against: base)).fragment
                 if !fragment.isEmpty, !fragment.hasPrefix("/"),
                     case .object(let targetObject)? = self.value(at: target),
                     targetObject["$dynamicAnchor"] == .string(fragment)
@@ -405,19 +426,19 @@ struct _Compiler {
                 keywords.append(.propertyNames(try self.node(at: sub(keyword), vocabularies: vocabularies)))
             case "unevaluatedItems" where vocabularies.contains(.unevaluated):
                 trailing.append(.unevaluatedItems(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-                node.tracksEvaluation = true
+                tracksEvaluation = true
             case "unevaluatedProperties" where vocabularies.contains(.unevaluated):
                 trailing.append(.unevaluatedProperties(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-                node.tracksEvaluation = true
+                tracksEvaluation = true
             case "type" where validation:
-                var types: _TypeSet = []
+                var types: InstanceTypes = []
                 switch value {
                 case .string(let name):
-                    guard let type = _TypeSet(name: name) else { throw fail(keyword, "unknown type \"\(name)\"") }
+                    guard let type = InstanceTypes(name: name) else { throw fail(keyword, "unknown type \"\(name)\"") }
                     types = type
                 case .array(let names):
                     for name in names {
-                        guard case .string(let text) = name, let type = _TypeSet(name: text) else {
+                        guard case .string(let text) = name, let type = InstanceTypes(name: text) else {
                             throw fail(keyword, "type must list type names")
                         }
                         types.insert(type)
@@ -457,7 +478,7 @@ struct _Compiler {
                     guard case .string(let text) = name else { throw fail(keyword, "required must be an array of strings") }
                     required.append(text)
                 }
-                if !required.isEmpty { keywords.append(.required(_NameList(required))) }
+                if !required.isEmpty { keywords.append(.required(PropertyNameList(required))) }
             case "dependentRequired" where validation:
                 guard case .object(let dependencies) = value else { throw fail(keyword, "dependentRequired must be an object") }
                 var result: [(name: String, required: [String])] = []
@@ -473,7 +494,7 @@ struct _Compiler {
                 keywords.append(.dependentRequired(result))
             case "format":
                 guard case .string(let name) = value else { throw fail(keyword, "format must be a string") }
-                if options.assertFormat || vocabularies.contains(.formatAssertion), let format = _Format(rawValue: name) {
+                if options.assertFormat || vocabularies.contains(.formatAssertion), let format = StringFormat(rawValue: name) {
                     keywords.append(.format(format))
                 }
             default:
@@ -486,6 +507,6 @@ struct _Compiler {
             let required = keywords.remove(at: requiredIndex)
             keywords.insert(required, at: typeKeyword == nil ? 0 : 1)
         }
-        node.keywords = keywords + trailing
+        return (keywords + trailing, tracksEvaluation)
     }
 }

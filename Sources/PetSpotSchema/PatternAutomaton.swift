@@ -6,7 +6,7 @@
 /// through a binary search over the boundaries of the pattern's sets.
 /// Built once by subset construction; patterns whose automaton would be large (big repeat
 /// counts, Unicode property classes) keep the step matcher.
-final class _PatternDFA {
+final class PatternAutomaton: Sendable {
     /// Input class of each ASCII byte.
     private let asciiClasses: [UInt8]
     /// Sorted starts of the code point intervals from U+0080 on, each with one input class.
@@ -36,7 +36,7 @@ final class _PatternDFA {
 
     /// The automaton for the main step list `0..<mainCount` of `steps`, or nil when the list has
     /// lookaheads or the automaton would be too large.
-    init?(steps: [_SimplePattern.Step], mainCount: Int, extras: [_ScalarSet], branches: [_SimplePattern.Branch]) {
+    init?(steps: [SimplePattern.Step], mainCount: Int, extras: [ScalarSet], branches: [SimplePattern.Branch]) {
         // Thompson-style NFA over the step list.
         var edges: [[Edge]] = [[]]
         var atoms: [Int] = []
@@ -268,39 +268,33 @@ final class _PatternDFA {
     }
 
     /// Whether the pattern matches somewhere in `bytes` (valid UTF-8).
-    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func matches(_ bytes: Span<UInt8>) -> Bool {
         if bytes.isEmpty { return matchesEmpty }
-        return transitions.withUnsafeBufferPointer { transitions in
-            flags.withUnsafeBufferPointer { flags in
-                asciiClasses.withUnsafeBufferPointer { asciiClasses in
-                    var state = 0
-                    if flags[0] & Self.acceptsNow != 0 { return true }
-                    var position = 0
-                    let count = bytes.count
-                    let classCount = self.classCount
-                    while position < count {
-                        let byte = bytes[position]
-                        let inputClass: Int
-                        if byte < 0x80 {
-                            inputClass = Int(asciiClasses[Int(byte)])
-                            position += 1
-                        } else {
-                            let (scalar, length) = Self.decode(bytes, position)
-                            inputClass = classOf(scalar)
-                            position += length
-                        }
-                        state = Int(transitions[state * classCount + inputClass])
-                        let flag = flags[state]
-                        if flag & (Self.acceptsNow | Self.dead) != 0 { return flag & Self.acceptsNow != 0 }
-                    }
-                    return flags[state] & Self.acceptsAtEnd != 0
-                }
+        var state = 0
+        if flags[0] & Self.acceptsNow != 0 { return true }
+        var position = 0
+        let count = bytes.count
+        let classCount = self.classCount
+        while position < count {
+            let byte = bytes[position]
+            let inputClass: Int
+            if byte < 0x80 {
+                inputClass = Int(asciiClasses[Int(byte)])
+                position += 1
+            } else {
+                let (scalar, length) = Self.decode(bytes, position)
+                inputClass = classOf(scalar)
+                position += length
             }
+            state = Int(transitions[state * classCount + inputClass])
+            let flag = flags[state]
+            if flag & (Self.acceptsNow | Self.dead) != 0 { return flag & Self.acceptsNow != 0 }
         }
+        return flags[state] & Self.acceptsAtEnd != 0
     }
 
     @inline(__always)
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int) -> (UInt32, Int) {
+    private static func decode(_ bytes: Span<UInt8>, _ position: Int) -> (UInt32, Int) {
         let lead = UInt32(bytes[position])
         let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         guard position + length <= bytes.count else { return (0xFFFD, bytes.count - position) }
@@ -309,17 +303,15 @@ final class _PatternDFA {
         return (value, length)
     }
 
-    /// The input class of a code point ≥ U+0080.
+    /// The input class of a code point ≥ U+0080: that of the last interval starting at or
+    /// below it (the first starts at U+0080).
     private func classOf(_ scalar: UInt32) -> Int {
-        intervalStarts.withUnsafeBufferPointer { starts in
-            // The last interval starting at or below `scalar` (the first starts at U+0080).
-            var low = 0
-            var high = starts.count
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if starts[middle] <= scalar { low = middle } else { high = middle }
-            }
-            return Int(intervalClasses[low])
+        var low = 0
+        var high = intervalStarts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if intervalStarts[middle] <= scalar { low = middle } else { high = middle }
         }
+        return Int(intervalClasses[low])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Foundation's `URL` differs between platforms on `urn:` and `tag:` URIs and on empty fragments,
 /// so schema identifiers are resolved here, on plain strings.
-struct _URIReference: Equatable {
+struct URIReference: Equatable {
     var scheme: String?
     var authority: String?
     var path: String
@@ -58,15 +58,15 @@ struct _URIReference: Equatable {
     }
 
     /// This reference resolved against `base` (RFC 3986 §5.2.2, strict).
-    func resolved(against base: _URIReference) -> _URIReference {
+    func resolved(against base: URIReference) -> URIReference {
         if scheme != nil {
-            return _URIReference(scheme: scheme, authority: authority, path: Self.removeDotSegments(path), query: query, fragment: fragment)
+            return URIReference(scheme: scheme, authority: authority, path: Self.removeDotSegments(path), query: query, fragment: fragment)
         }
         if authority != nil {
-            return _URIReference(scheme: base.scheme, authority: authority, path: Self.removeDotSegments(path), query: query, fragment: fragment)
+            return URIReference(scheme: base.scheme, authority: authority, path: Self.removeDotSegments(path), query: query, fragment: fragment)
         }
         if path.isEmpty {
-            return _URIReference(scheme: base.scheme, authority: base.authority, path: base.path, query: query ?? base.query, fragment: fragment)
+            return URIReference(scheme: base.scheme, authority: base.authority, path: base.path, query: query ?? base.query, fragment: fragment)
         }
         let mergedPath: String
         if path.hasPrefix("/") {
@@ -78,7 +78,7 @@ struct _URIReference: Equatable {
         } else {
             mergedPath = path
         }
-        return _URIReference(scheme: base.scheme, authority: base.authority, path: Self.removeDotSegments(mergedPath), query: query, fragment: fragment)
+        return URIReference(scheme: base.scheme, authority: base.authority, path: Self.removeDotSegments(mergedPath), query: query, fragment: fragment)
     }
 
     static func removeDotSegments(_ path: String) -> String {
@@ -113,11 +113,11 @@ struct _URIReference: Equatable {
 }
 
 /// URI helpers used by the compiler: resolution, fragment splitting, JSON Pointer tokens.
-enum _URI {
+enum URIText {
     /// `reference` resolved against `base`, as text.
     static func resolve(_ reference: String, against base: String) -> String {
-        if base.isEmpty { return _URIReference(reference).text }
-        return _URIReference(reference).resolved(against: _URIReference(base)).text
+        if base.isEmpty { return URIReference(reference).text }
+        return URIReference(reference).resolved(against: URIReference(base)).text
     }
 
     /// The URI without its fragment, and the fragment (percent-decoded; `""` when absent).

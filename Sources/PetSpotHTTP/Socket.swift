@@ -26,7 +26,7 @@ public struct HTTPSocketError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// Thin wrappers over the POSIX socket calls the server and the raw client share.
-package enum _Socket {
+package enum Socket {
     #if os(Linux)
     package static let streamType = Int32(SOCK_STREAM.rawValue)
     package static let sendFlags = Int32(MSG_NOSIGNAL)
@@ -66,21 +66,41 @@ package enum _Socket {
         #endif
     }
 
+    /// Sets an integer socket option, ignoring failure (the options set here are optimisations).
     package static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
         var value = value
         _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Makes reads and writes on `fd` return `EAGAIN` instead of blocking.
     package static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL, 0)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     }
 
+    /// Keeps `fd` out of child processes.
+    package static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD, 0)
+        _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
+    }
+
+    /// Disables Nagle's algorithm (and SIGPIPE on Darwin) on a connected socket.
     package static func configureConnection(_ fd: Int32) {
         setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         #if canImport(Darwin)
         setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
         #endif
+    }
+
+    /// A non-blocking, close-on-exec pipe: `(read, write)`.
+    package static func makePipe() throws(HTTPSocketError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw HTTPSocketError(operation: "pipe", code: errno) }
+        for end in ends {
+            setNonBlocking(end)
+            setCloseOnExec(end)
+        }
+        return (ends[0], ends[1])
     }
 
     /// Milliseconds since an arbitrary fixed point, monotonic.
@@ -97,6 +117,36 @@ package enum _Socket {
             if result == 0 { return false }
             if errno != EINTR { return true }
         }
+    }
+
+    /// What a non-blocking send of as much as possible did.
+    package enum SendOutcome: Equatable {
+        /// Every byte was written.
+        case complete
+        /// The socket buffer is full; this many bytes went out (wait for `POLLOUT`, then resume).
+        case partial(Int)
+        /// The connection is gone (`EPIPE`, `ECONNRESET`, ...).
+        case failed
+    }
+
+    /// Writes as much of `bytes[offset...]` to a non-blocking socket as it takes without waiting.
+    package static func sendAvailable(_ fd: Int32, _ bytes: [UInt8], from offset: Int = 0) -> SendOutcome {
+        var offset = offset
+        let start = offset
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(fd, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if written < 0 && code == EINTR { continue }
+            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) { return .partial(offset - start) }
+            return .failed
+        }
+        return .complete
     }
 
     /// Writes all of `bytes` to a non-blocking socket, waiting for writability at most
@@ -120,5 +170,30 @@ package enum _Socket {
             }
             throw HTTPSocketError(operation: "send", code: code)
         }
+    }
+
+    /// Raises this process's soft limit on open descriptors to at least `count`, as far as the
+    /// hard limit allows. Returns the soft limit in force afterwards.
+    @discardableResult
+    package static func raiseOpenFileLimit(toAtLeast count: Int) -> Int {
+        var limits = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        let unlimited = rlim_t.max  // RLIM_INFINITY, which Swift cannot import on Linux
+        #else
+        let resource = RLIMIT_NOFILE
+        let unlimited = RLIM_INFINITY
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return 0 }
+        let wanted = rlim_t(max(0, count))
+        if limits.rlim_cur != unlimited && limits.rlim_cur < wanted {
+            var raised = limits
+            raised.rlim_cur = limits.rlim_max == unlimited ? wanted : min(wanted, limits.rlim_max)
+            #if canImport(Darwin)
+            raised.rlim_cur = min(raised.rlim_cur, rlim_t(OPEN_MAX))
+            #endif
+            if setrlimit(resource, &raised) == 0 { limits = raised }
+        }
+        return limits.rlim_cur == unlimited ? Int.max : Int(clamping: limits.rlim_cur)
     }
 }

@@ -1,6 +1,6 @@
 /// The JSON Schema draft 2020-12 meta-schemas (published by the JSON Schema organisation), kept as
 /// data so that `$ref` to them resolves without a network.
-enum _Metaschemas {
+enum Metaschemas {
     /// Meta-schema documents by their `$id`.
     static let documents: [(uri: String, text: String)] = [
         (

@@ -83,7 +83,7 @@ extension ContractReport {
                 page.raw("<li><a href=\"#failure-\(entry.number)\">")
                 page.text("[\(entry.group)] \(entry.contract)")
                 page.raw("</a>: ")
-                page.text(entry.failure.message)
+                page.text(entry.failure.message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? "")
                 page.raw("</li>\n")
             }
             page.raw("</ol>\n")
@@ -387,7 +387,7 @@ extension ContractReport {
         .filter { color: var(--muted); }
         article.failure { border: 1px solid var(--line); border-left: 4px solid var(--failed); border-radius: 6px; padding: 4px 16px 14px; margin: 16px 0; }
         article.failure .number { display: inline-block; min-width: 26px; text-align: center; border-radius: 999px; background: var(--failed); color: #fff; font-size: 12px; padding: 1px 6px; }
-        article.failure .group { color: var(--muted); } .message { font-weight: 600; }
+        article.failure .group { color: var(--muted); } .message { font-weight: 600; white-space: pre-wrap; overflow-wrap: anywhere; }
         .diff pre { padding: 6px 0; } .diff .line { display: block; padding: 0 12px; }
         .diff .removed { background: #ffebe9; } .diff .added { background: #dafbe1; }
         .diff .line.removed mark { background: #ffb8b0; color: inherit; } .diff .line.added mark { background: #8fe0a2; color: inherit; }

@@ -28,7 +28,18 @@ package struct OpenAPIExamples: Sendable {
 
     /// The operations examples are collected for.
     package enum Operation: String, Sendable, CaseIterable {
-        case create, list, details, uploadPhoto, adminDelete, image
+        /// `POST /api/v1/announcements`.
+        case create
+        /// `GET /api/v1/announcements`.
+        case list
+        /// `GET /api/v1/announcements/{id}`.
+        case details
+        /// `POST /api/v1/announcements/{id}/photos`.
+        case uploadPhoto
+        /// `DELETE /api/admin/v1/announcements/{id}` (and its `/api/v1` twin).
+        case adminDelete
+        /// `GET /images/{fileName}`.
+        case image
     }
 
     /// Examples by operation and status.

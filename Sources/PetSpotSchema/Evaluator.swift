@@ -93,7 +93,7 @@ struct Evaluator {
         depth += 1
         if depth > maxDepth { throw tooDeep(target) }
         // Through a span, each keyword is read in place: no copy of the enum, no retains.
-        let keywordList = target.keywords
+        let keywordList = target.keywords[...]
         let keywords = keywordList.span
         for index in keywords.indices where try !apply(keywords[index], target, instance, nil) {
             depth -= 1
@@ -116,7 +116,7 @@ struct Evaluator {
 
         let local: EvaluatedLocations? = evaluated != nil || node.tracksEvaluation ? EvaluatedLocations() : nil
         var valid = true
-        let keywordList = node.keywords
+        let keywordList = node.keywords[...]
         let keywords = keywordList.span
         for index in keywords.indices where try !apply(keywords[index], node, instance, local) {
             valid = false
@@ -568,9 +568,11 @@ struct Evaluator {
     /// one probe per member, leaves called in place, nothing recorded.
     private mutating func applyPropertiesByKey(_ table: PropertyTable, _ additional: SchemaNode?, _ object: JSONObject, _ node: SchemaNode) throws(SchemaEvaluationError) -> Bool {
         var hint = 0
-        // Spans read keys and values in place, without copying (retaining) them.
-        let keys = object.keys.span
-        let values = object.values.span
+        // Spans read keys and values in place, without copying (retaining) them. (Through
+        // slices: an array slice's span exists back to macOS 10.14.4, an array's only from 26.)
+        let keySlice = object.keys[...], valueSlice = object.values[...]
+        let keys = keySlice.span
+        let values = valueSlice.span
         for index in keys.indices {
             if let position = table.position(of: keys[index], hint: &hint) {
                 if let leaf = table.unretainedLeaves[position] {

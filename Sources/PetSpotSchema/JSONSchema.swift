@@ -83,7 +83,7 @@ public struct SchemaCompileError: Error, Sendable, Equatable, CustomStringConver
 /// not reach a verdict (a `pattern` whose search ran out of its step budget, or evaluation nested
 /// deeper than ``SchemaOptions/maxEvaluationDepth``). An undecided evaluation is a
 /// ``SchemaEvaluationError``, never "invalid": ``validity(of:)`` and ``validate(_:)`` report it
-/// as a third outcome. ``isValid(_:)``, a `Bool`, cannot: it answers "proven valid or not".
+/// as a third outcome; ``isValid(_:)`` throws it.
 public struct CompiledSchema: Sendable {
     let root: SchemaNode
     /// The schemas that forwarding nodes (reference cycles) stand for, by index.
@@ -124,12 +124,12 @@ public struct CompiledSchema: Sendable {
     }
     #endif
 
-    /// Whether `instance` is proven valid: `true` when valid, `false` when invalid **or
-    /// undecided**. A `Bool` cannot say "no verdict", so callers that must tell an undecided
-    /// evaluation from an invalid instance (anything that reports a verdict) use
-    /// ``validity(of:)`` or ``validate(_:)`` instead.
-    public func isValid(_ instance: JSONValue) -> Bool {
-        validity(of: instance) == .valid
+    /// Whether `instance` is valid.
+    ///
+    /// - Throws: ``SchemaEvaluationError`` when the evaluation cannot be decided (a pattern's
+    ///   step budget ran out, or the instance nests too deep): no verdict is ever guessed.
+    public func isValid(_ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
+        try validity(of: instance).decided()
     }
 
     /// Validates `instance` and returns every error, located; or, when the evaluation cannot

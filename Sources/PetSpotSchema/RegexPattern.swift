@@ -48,11 +48,13 @@ final class RegexPattern: Sendable {
             contiguous.makeContiguousUTF8()
             return try matches(contiguous)
         }
-        if let unretainedSimple, let result = unretainedSimple.withObject({ $0.matches(text.utf8.span) }) { return result }
+        if let unretainedSimple, let result = unretainedSimple.withObject({ simple in text.withUTF8Span { simple.matches($0) } }) {
+            return result
+        }
         if let automaton {
             // Past the work limit the backtracker would be no better (and would recurse deeply).
             guard automaton.fitsWorkLimit(byteCount: text.utf8.count) else { throw PatternStepBudgetExhausted(pattern: source) }
-            return automaton.matches(text.utf8.span)
+            return text.withUTF8Span { automaton.matches($0) }
         }
         return try backtrackingMatches(text)
     }

@@ -117,9 +117,7 @@ enum FormatCheck {
     }()
 
     static func isDuration(_ text: String) -> Bool {
-        var contiguous = text
-        contiguous.makeContiguousUTF8()
-        return duration.matches(contiguous.utf8.span)
+        text.withUTF8Span { duration.matches($0) }
     }
 
     static func isIPv4(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -59,11 +59,21 @@ public struct ContractSchemas: Sendable {
     }
 
     /// Violations of `instance` against schema `name` (`location: message`); empty when valid.
+    ///
+    /// An evaluation the validator cannot decide (a pattern's search ran out of its budget) is
+    /// never taken as valid: it comes back as one entry saying so, which fails the case with
+    /// that reason rather than a made-up violation.
     public func violations(of instance: JSONValue, against name: ContractSchemaName) -> [String] {
         guard let schema = compiled[name] else { return ["\(name.fileName) is not loaded"] }
         let result = schema.validate(instance)
-        if result.isValid { return [] }
-        return result.errors.map { "\($0.instanceLocation.isEmpty ? "/" : $0.instanceLocation): \($0.message)" }
+        switch result.outcome {
+        case .valid:
+            return []
+        case .invalid:
+            return result.errors.map { "\($0.instanceLocation.isEmpty ? "/" : $0.instanceLocation): \($0.message)" }
+        case .undecided(let error):
+            return ["the validator could not decide against \(name.fileName) (an evaluation error, not a contract violation): \(error.message)"]
+        }
     }
 
     /// The validators a submitted payload must pass: create-request, then client-payload with

@@ -95,7 +95,7 @@ struct OpenAPITests {
         var badResponse = document
         badResponse["paths"] = ["/api/health": ["get": ["responses": ["200": ["content": [:]]]]]]
         for broken in [noInfo, wrongDialect, badResponse] {
-            #expect(!compiled.isValid(.object(broken)))
+            #expect(try !compiled.isValid(.object(broken)))
         }
     }
 
@@ -187,7 +187,7 @@ struct OpenAPITests {
             let component = try JSONSchema.compile(
                 ["$ref": .string("https://petspot.example/openapi.json#/components/schemas/\(name.rawValue)")], registry: openAPIRegistry)
             for instance in (documents[name]["examples"]?.arrayValue ?? []) + bodies {
-                #expect(original.isValid(instance) == component.isValid(instance), "\(name.rawValue): \(instance.serialized())")
+                #expect(try original.isValid(instance) == component.isValid(instance), "\(name.rawValue): \(instance.serialized())")
                 compared += 1
             }
         }

@@ -27,13 +27,18 @@ enum Chromium {
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--user-data-dir=\(profile.path)", "--virtual-time-budget=2000",
         ] + arguments + [file.absoluteString]
-        let output = Pipe()
+        // Standard output goes to a file, read once Chromium has exited (reading a pipe with
+        // Foundation's readDataToEndOfFile traps when a signal interrupts the read).
+        let outputFile = profile.appendingPathExtension("out")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let output = try FileHandle(forWritingTo: outputFile)
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
     }
 
     /// The DOM of `file` after its scripts ran.

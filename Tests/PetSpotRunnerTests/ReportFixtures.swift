@@ -51,7 +51,7 @@ enum ReportRuns {
     /// `check` against the reference model and the in-process strict mock: passes.
     static let passingCheck = Task<ReportRun, any Error> {
         let directory = try ReportRun.freshDirectory("check")
-        let result = await runTool(["check", "--cases", "20", "--seed", "20261124", "--no-progress"] + ReportRun.reportFlags(directory))
+        let result = await runTool(["check", "--seed", "20261124", "--no-progress"] + ReportRun.reportFlags(directory))
         return ReportRun(status: result.status, out: result.out, directory: directory)
     }
 

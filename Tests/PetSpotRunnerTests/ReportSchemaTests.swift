@@ -62,7 +62,7 @@ struct ReportSchemaTests {
 
     @Test("the schema refuses reports that break it", arguments: [
         ("reportVersion", "an older version"), ("seed", "a numeric seed"), ("extra", "an unknown key"),
-        ("failureSeed", "a replayable failure without its seed"), ("status", "a failed contract without failures"),
+        ("failureSeed", "a replayable failure without its seed"), ("status", "a failed contract without a failing case"),
     ])
     func refusesBrokenReports(change: String, what: String) async throws {
         let run = try await ReportRuns.failingAdapter.value
@@ -70,24 +70,32 @@ struct ReportSchemaTests {
         switch change {
         case "reportVersion": report["reportVersion"] = 1
         case "seed": report["seed"] = 7
-        case "extra": report["coverage"] = [:]
+        case "extra": report["extra"] = [:]
         case "failureSeed", "status":
-            guard case .array(var groups) = report["groups"], case .object(var group) = groups[0],
-                case .array(var contracts) = group["contracts"],
-                let index = contracts.firstIndex(where: { $0["status"] == "failed" }),
-                case .object(var contract) = contracts[index], case .array(var failures) = contract["failures"],
-                case .object(var failure) = failures[0]
-            else { throw ReportFixtureError.notAnObject }
-            if change == "failureSeed" {
-                failure["seed"] = .null
-                failures[0] = .object(failure)
-                contract["failures"] = .array(failures)
-            } else {
-                contract["failures"] = []
+            // The first failed contract (with a failure kept, for the seed case).
+            guard case .array(var groups) = report["groups"] else { throw ReportFixtureError.notAnObject }
+            var done = false
+            for g in groups.indices where !done {
+                guard case .object(var group) = groups[g], case .array(var contracts) = group["contracts"] else { continue }
+                for c in contracts.indices where !done {
+                    guard case .object(var contract) = contracts[c], contract["status"] == "failed",
+                        case .array(var failures) = contract["failures"]
+                    else { continue }
+                    if change == "failureSeed" {
+                        guard case .object(var failure)? = failures.first else { continue }
+                        failure["seed"] = .null
+                        failures[0] = .object(failure)
+                        contract["failures"] = .array(failures)
+                    } else {
+                        contract["casesFailed"] = 0
+                    }
+                    contracts[c] = .object(contract)
+                    group["contracts"] = .array(contracts)
+                    groups[g] = .object(group)
+                    done = true
+                }
             }
-            contracts[index] = .object(contract)
-            group["contracts"] = .array(contracts)
-            groups[0] = .object(group)
+            #expect(done, "the report has a failed contract to break")
             report["groups"] = .array(groups)
         default: break
         }

@@ -123,9 +123,12 @@ extension ContractReport {
                     for (index, failure) in contract.failures.enumerated() {
                         details += Self.failureLines(number: index + 1, group: group.name, contract: contract.name, failure)
                     }
+                    // A contract whose cause of failure is shown under another one keeps no failure
+                    // of its own: its testcase still names the run's seed and replay line.
                     let shown = contract.failures.first
                     let caseProperties = Self.junitProperties(
-                        [("seed", shown?.seed.map { String($0) }), ("replay", shown?.replay), ("case", shown?.caseId)], indent: "      ")
+                        [("seed", (shown?.seed ?? seed).map { String($0) }), ("replay", shown?.replay ?? replayLine), ("case", shown?.caseId)],
+                        indent: "      ")
                     xml += ">\n" + (caseProperties.isEmpty ? "" : caseProperties + "\n")
                         + "      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"
                         + Self.xml(details.joined(separator: "\n")) + "</failure>\n    </testcase>\n"

@@ -83,7 +83,7 @@ package final class BackendTarget: Sendable {
             defer { registry.budgetNoted = true }
             return !registry.budgetNoted
         }
-        if first { recorder.note("the request budget (--max-requests \(transport.limit)) was reached; later cases were not run") }
+        if first { recorder.note(transport.refusalNote) }
         return false
     }
 

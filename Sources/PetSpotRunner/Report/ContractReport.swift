@@ -260,9 +260,19 @@ public final class ContractRecorder: @unchecked Sendable {
     private var groups: [GroupOutcome] = []
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
+    /// The secrets the run learns; ``report(command:arguments:target:seed:startedAt:)`` redacts
+    /// the whole report with them (``ContractReport/sanitized(by:)``).
+    package let secrets: SecretStore
 
     /// An empty recorder.
-    public init() {}
+    public init() {
+        secrets = SecretStore()
+    }
+
+    /// An empty recorder whose report is redacted with `secrets`.
+    package init(secrets: SecretStore) {
+        self.secrets = secrets
+    }
 
     /// Declares a contract (idempotent), so it is reported even if no case runs.
     public func declare(group: String, contract: String) {
@@ -314,15 +324,23 @@ public final class ContractRecorder: @unchecked Sendable {
         lock.withLock { groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
     }
 
-    /// The report of everything recorded.
+    /// The report of everything recorded, redacted with every secret learnt and made safe to
+    /// print (``ContractReport/sanitized(by:)``).
     public func report(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
     ) -> ContractReport {
-        lock.withLock {
+        let recorded = lock.withLock {
             ContractReport(
-                command: command, arguments: Redactor().arguments(arguments), target: target, seed: seed, startedAt: startedAt,
+                command: command, arguments: arguments, target: target, seed: seed, startedAt: startedAt,
                 durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes)
         }
+        return recorded.sanitized(by: secrets.redactor)
+    }
+
+    /// Totals of everything recorded so far (nothing rendered, nothing redacted).
+    package var summary: ContractReport.Summary {
+        let groups = lock.withLock { self.groups }
+        return ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: groups).summary
     }
 
     private func indices(_ group: String, _ contract: String) -> (Int, Int) {

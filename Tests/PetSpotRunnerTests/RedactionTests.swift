@@ -42,6 +42,7 @@ struct RedactionTests {
     func digitBoundaries() {
         let redactor = Redactor(secrets: ["123456"])
         #expect(redactor.scrub("microchip 987123456001234, password 123456.") == "microchip 987123456001234, password ******.")
+        #expect(redactor.scrub("seeds 9123456 and 1234567") == "seeds 9123456 and 1234567")
         #expect(redactor.scrub(#""managementPassword":"123456""#) == #""managementPassword":"******""#)
         #expect(redactor.scrub("id:123456") == "id:******")
     }

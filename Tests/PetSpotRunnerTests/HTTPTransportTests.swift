@@ -10,7 +10,7 @@ import Testing
 struct HTTPTransportTests {
     static let wires: [RunnerHTTPTransport.Wire] = [.automatic, .urlSession]
 
-    static func transport(_ server: HostileServer, wire: RunnerHTTPTransport.Wire, timeout: Double = 3) throws -> RunnerHTTPTransport {
+    static func transport(_ server: HostileServer, wire: RunnerHTTPTransport.Wire, timeout: Double = 10) throws -> RunnerHTTPTransport {
         RunnerHTTPTransport(baseURL: try #require(URL(string: server.url)), timeout: timeout, maxResponseBytes: 1 << 20, wire: wire)
     }
 

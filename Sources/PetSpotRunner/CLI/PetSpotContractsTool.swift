@@ -54,7 +54,9 @@ public enum PetSpotContractsTool {
 
     /// Runs the command line `arguments` with `commands` (and `help`).
     package static func run(arguments: [String], output: RunnerOutput, commands: [any RunnerCommand.Type]) async -> Int32 {
-        // A signal that ends the process (SignalTrap) has the last word on the exit code.
+        // A command writing to the process's own standard streams owns the process: it handles
+        // SIGINT and SIGTERM (SignalTrap), and a signal that ends it has the last word on the exit code.
+        if output.ownsProcess { SignalTrap.shared.arm() }
         defer { SignalTrap.shared.waitIfExiting() }
         do {
             return try await dispatch(arguments, output: output, commands: commands).rawValue

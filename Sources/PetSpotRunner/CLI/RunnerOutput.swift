@@ -22,6 +22,9 @@ public final class RunnerOutput: Sendable {
     private let captures: Bool
     /// Whether standard error is a terminal (a live progress line with `\r` is then used).
     public let errorIsTerminal: Bool
+    /// Whether this is the process's own standard output and error (``standard()``): a command
+    /// writing there owns the process and handles its signals.
+    public var ownsProcess: Bool { !captures }
 
     /// Output to the process's standard output and standard error.
     public static func standard() -> RunnerOutput {

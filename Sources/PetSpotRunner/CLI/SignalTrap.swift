@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PetSpotConcurrency
 #if canImport(Glibc)
@@ -9,16 +8,39 @@ import Musl
 import Darwin
 #endif
 
-#if canImport(Darwin)
-private typealias SignalHandler = sig_t
-#else
-private typealias SignalHandler = __sighandler_t
-#endif
+/// The pipe a caught SIGINT or SIGTERM is forwarded through: the handler writes the signal's
+/// number (one byte, `write(2)` being async-signal-safe) and ``SignalTrap``'s watcher thread reads
+/// it. Created (with both ends close-on-exec and the write end non-blocking) before any handler
+/// is installed.
+private let signalPipe: (read: Int32, write: Int32) = {
+    var descriptors: [Int32] = [-1, -1]
+    guard pipe(&descriptors) == 0 else { return (-1, -1) }
+    for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(descriptors[1], F_SETFL, fcntl(descriptors[1], F_GETFL) | O_NONBLOCK)
+    return (descriptors[0], descriptors[1])
+}()
+
+/// The handler installed for SIGINT and SIGTERM: forwards the signal through ``signalPipe``.
+private let forwardSignal: @convention(c) (Int32) -> Void = { signalNumber in
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: signalNumber)
+    _ = write(signalPipe.write, &byte, 1)
+    errno = saved
+}
 
 /// SIGINT and SIGTERM while a command runs: what the runner does before it ends.
 ///
-/// While at least one handler is registered, both signals are caught (a dispatch source; the
-/// previous dispositions come back when the last handler goes). On a signal:
+/// The trap is armed (``arm()``) only when a command owns the process: the `petspot-contracts`
+/// executable, whose output is the process's standard streams. A program or a test that runs
+/// commands in-process keeps its own signal handling: registering does nothing there.
+///
+/// While armed and at least one handler is registered, both signals are caught by a `sigaction`
+/// handler that forwards them through a pipe to a watcher thread (which keeps the signals
+/// unblocked, so that a process started with them blocked still gets them); the previous actions
+/// come back when the last handler goes. A real handler, rather than a dispatch source on an
+/// ignored signal, is what makes delivery reliable: on Linux a dispatch source reads a
+/// `signalfd`, and a process-directed signal that the kernel hands to any thread not blocking it
+/// is then simply ignored. On a signal:
 /// - if a **graceful** handler is registered (`run`: stop starting cases, clean up, write the
 ///   reports) and this is the first signal, it is called and the command finishes on its own,
 ///   then exits with ``RunnerExitCode/interrupted`` (130, SIGINT) or ``RunnerExitCode/terminated``
@@ -40,32 +62,33 @@ package final class SignalTrap: Sendable {
         case cleanup(@Sendable () -> Void)
     }
 
-    /// Unchecked: dispatch sources are thread-safe; the box is created, resumed and cancelled
-    /// under the trap's lock only.
-    private final class Sources: @unchecked Sendable {
-        /// One source per signal.
-        let sources: [DispatchSourceSignal]
-        /// The dispositions replaced.
-        let previous: [Int32: SignalHandler?]
-        /// The installed sources and the dispositions they replaced.
-        init(sources: [DispatchSourceSignal], previous: [Int32: SignalHandler?]) {
-            self.sources = sources
-            self.previous = previous
-        }
+    /// The actions replaced by the trap's handler, to put back.
+    ///
+    /// Unchecked: a `sigaction` is plain data, written once when the trap is installed and read
+    /// once when it is removed, both under the trap's lock.
+    private final class Previous: @unchecked Sendable {
+        /// The action each signal had.
+        let actions: [Int32: sigaction]
+        /// Keeps `actions`.
+        init(_ actions: [Int32: sigaction]) { self.actions = actions }
     }
 
-    /// The handlers, the installed sources, and the signals received.
+    /// The handlers, the installed actions, and the signals received.
     private struct State: Sendable {
         /// The handlers by registration id.
         var handlers: [Int: Handler] = [:]
         /// The next registration id.
         var nextId = 0
-        /// The sources, while installed.
-        var sources: Sources?
+        /// The actions replaced, while the handler is installed.
+        var previous: Previous?
+        /// Whether the watcher thread runs (it runs for the rest of the process once started).
+        var watching = false
         /// Signals received since installation.
         var received = 0
         /// The process is exiting on a signal.
         var exiting = false
+        /// A command owns the process: registrations take effect.
+        var armed = false
     }
 
     /// The trap's state.
@@ -81,13 +104,28 @@ package final class SignalTrap: Sendable {
         signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
     }
 
-    /// Registers `handler` until the returned registration is ended.
+    /// Arms the trap: from now on, registrations catch SIGINT and SIGTERM. Called once by a
+    /// command that owns the process.
+    package func arm() {
+        state.withLock { $0.armed = true }
+    }
+
+    /// Registers `handler` until the returned registration is ended (nothing happens unless the
+    /// trap is armed).
     package func register(_ handler: Handler) -> Registration {
         let id = state.withLock { state -> Int in
+            guard state.armed, signalPipe.read >= 0 else { return -1 }
             let id = state.nextId
             state.nextId += 1
             state.handlers[id] = handler
-            if state.sources == nil { state.sources = Self.install(trap: self) }
+            if !state.watching {
+                state.watching = true
+                let thread = Thread { [self] in watch() }
+                thread.name = "petspot-signal-watcher"
+                thread.stackSize = 256 * 1024
+                thread.start()
+            }
+            if state.previous == nil { state.previous = Self.install() }
             return id
         }
         return Registration(trap: self, id: id)
@@ -102,35 +140,60 @@ package final class SignalTrap: Sendable {
 
     /// Removes handler `id`, uninstalling the trap with the last one.
     fileprivate func unregister(_ id: Int) {
-        let removed = state.withLock { state -> Sources? in
+        guard id >= 0 else { return }
+        state.withLock { state in
             state.handlers[id] = nil
-            guard state.handlers.isEmpty, let sources = state.sources else { return nil }
-            state.sources = nil
+            guard state.handlers.isEmpty, let previous = state.previous else { return }
+            state.previous = nil
             state.received = 0
-            return sources
+            Self.uninstall(previous)
         }
-        if let removed { Self.uninstall(removed) }
     }
 
-    /// Ignores SIGINT and SIGTERM and watches them with dispatch sources instead.
-    private static func install(trap: SignalTrap) -> Sources {
-        var previous: [Int32: SignalHandler?] = [:]
-        var sources: [DispatchSourceSignal] = []
+    /// Installs ``forwardSignal`` for SIGINT and SIGTERM; returns the actions it replaced.
+    private static func install() -> Previous {
+        var replaced: [Int32: sigaction] = [:]
         for signalNumber in signals {
-            previous[signalNumber] = signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { trap.received(signalNumber) }
-            source.resume()
-            sources.append(source)
+            var action = sigaction()
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = forwardSignal
+            #else
+            action.__sigaction_handler.sa_handler = forwardSignal
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            var old = sigaction()
+            sigaction(signalNumber, &action, &old)
+            replaced[signalNumber] = old
         }
-        return Sources(sources: sources, previous: previous)
+        return Previous(replaced)
     }
 
-    /// Cancels the sources and restores the previous dispositions.
-    private static func uninstall(_ sources: Sources) {
-        for source in sources.sources { source.cancel() }
-        for (signalNumber, handler) in sources.previous {
-            _ = signal(signalNumber, handler ?? SIG_DFL)
+    /// Puts back the actions the trap replaced.
+    private static func uninstall(_ previous: Previous) {
+        for (signalNumber, action) in previous.actions {
+            var old = action
+            sigaction(signalNumber, &old, nil)
+        }
+    }
+
+    /// The watcher thread: unblocks SIGINT and SIGTERM (so that they can be delivered at least
+    /// here), then handles every signal number read from ``signalPipe``.
+    private func watch() {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signalNumber in Self.signals { sigaddset(&mask, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        var byte: UInt8 = 0
+        while true {
+            let count = read(signalPipe.read, &byte, 1)
+            if count == 1 {
+                received(Int32(byte))
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
         }
     }
 

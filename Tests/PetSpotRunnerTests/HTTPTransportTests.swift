@@ -33,6 +33,16 @@ struct HTTPTransportTests {
         #expect(server.requests.first?.header("Accept-Encoding") == "identity")
     }
 
+    @Test("a base URL's path prefixes every request", arguments: wires)
+    func basePath(wire: RunnerHTTPTransport.Wire) async throws {
+        let server = try HostileServer { _, _ in .redirect(status: 204, location: "/") }
+        defer { server.stop() }
+        let transport = RunnerHTTPTransport(
+            baseURL: try #require(URL(string: server.url + "/staging/")), timeout: 10, maxResponseBytes: 1 << 20, wire: wire)
+        _ = try await transport.send(BackendTarget.getRequest("/api/health?x=1"))
+        #expect(server.requests.map(\.target) == ["/staging/api/health?x=1"])
+    }
+
     @Test("a redirect to another origin is returned as the answer; nothing is sent there", arguments: wires)
     func crossOrigin(wire: RunnerHTTPTransport.Wire) async throws {
         let elsewhere = try HostileServer()

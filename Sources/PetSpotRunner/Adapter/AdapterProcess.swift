@@ -77,6 +77,8 @@ final class AdapterProcess: Sendable {
             pipes.append(made)
         }
         let (inputPipe, outputPipe, errorPipe) = (pipes[0], pipes[1], pipes[2])
+        // Registered before the spawn, so that no signal finds the adapter running untrapped.
+        let trap = SignalTrap.shared.register(.cleanup { AdapterProcess.terminateAll() })
         // Spawned and registered under the registry's lock, so that terminateAll() sees every adapter.
         let spawned = Self.registry.withLock { registry -> Result<pid_t, AdapterProtocolError> in
             guard !registry.closed else { return .failure(.cannotStart("the runner is exiting on a signal")) }
@@ -88,6 +90,7 @@ final class AdapterProcess: Sendable {
         // Exiting on a signal: the signal's handler ends the process; nothing more may run.
         SignalTrap.shared.waitIfExiting()
         guard case .success(let pid) = spawned else {
+            trap.end()
             Self.closeAll([inputPipe.write, outputPipe.read, errorPipe.read])
             if case .failure(let error) = spawned { throw error }
             throw .cannotStart("posix_spawn failed")
@@ -95,7 +98,7 @@ final class AdapterProcess: Sendable {
         self.pid = pid
         input = inputPipe.write
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-        trap = SignalTrap.shared.register(.cleanup { AdapterProcess.terminateAll() })
+        self.trap = trap
         // The threads hold the shared state, not the process object, so that dropping the last
         // reference to it stops the adapter (deinit).
         let output = outputPipe.read, errors = errorPipe.read, state = self.state

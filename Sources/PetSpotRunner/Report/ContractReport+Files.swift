@@ -84,6 +84,7 @@ extension ContractReport {
             ("originalInput", failure.originalInput ?? .null),
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
+            ("reproduce", text(failure.reproduce)),
         ]))
     }
 

@@ -143,7 +143,7 @@ let package = Package(
             name: "PetSpotRunnerTests",
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotContractKit", "petspot-example-adapter", "petspot-contracts", "PetSpotSchema",
+                "PetSpotContractKit", "PetSpotHTTP", "PetSpotConcurrency", "petspot-example-adapter", "petspot-contracts", "PetSpotSchema",
             ]
         ),
         .testTarget(

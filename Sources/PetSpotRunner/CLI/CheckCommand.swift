@@ -59,9 +59,8 @@ struct CheckCommand: RunnerCommand {
         sut = try parsed.nonEmpty("--sut")
         sutTimeout = try parsed.seconds("--sut-timeout", default: 5, in: 0.01...3600)
         shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 10, in: 0...3600)
-        reportJSON = try parsed.nonEmpty("--report-json")
-        junit = try parsed.nonEmpty("--junit")
-        outputs = try ReportOutputs(parsed)
+        (reportJSON, junit) = try parsed.reportFiles()
+        outputs = try ReportOutputs(parsed, reportFiles: [reportJSON, junit])
         showsProgress = !parsed.flag("--no-progress")
         usesMock = !parsed.flag("--no-mock")
         self.arguments = arguments
@@ -84,7 +83,7 @@ struct CheckCommand: RunnerCommand {
         let flows = FlowTarget(oracle: oracle, generator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock)
         let flowContractCount = FlowContracts.contractCount(adapter: adapter != nil)
         let progress = ProgressLine(output: output, label: "check", total: cases * flowContractCount, enabled: showsProgress)
-        let mock = usesMock ? InProcessMock(oracle: oracle, generator: flows.generator, cases: cases, seed: seed) : nil
+        let mock = usesMock ? InProcessMock(oracle: oracle, generator: flows.generator, cases: cases, seed: seed, secrets: recorder.secrets) : nil
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: flows, backend: mock?.target)
@@ -107,10 +106,7 @@ struct CheckCommand: RunnerCommand {
         progress.finish()
         let report = recorder.report(
             command: "check", arguments: Redactor().arguments(arguments), target: oracle.name, seed: seed, startedAt: startedAt)
-        if let reportJSON { try report.writeJSON(to: reportJSON) }
-        if let junit { try report.writeJUnit(to: junit) }
-        output.line(report.consoleText)
-        try outputs.write(report, output: output)
+        try outputs.deliver(report, to: output, json: reportJSON, junit: junit)
         return report.exitCode
     }
 }
@@ -121,12 +117,14 @@ struct InProcessMock {
     let backend: MockBackend
     let target: BackendTarget
 
-    /// A mock that receives what `oracle` submits for `cases` cases of `generator` from `seed`.
-    init(oracle: any FlowOracle, generator: Gen<FlowCase>, cases: Int, seed: UInt64) {
+    /// A mock that receives what `oracle` submits for `cases` cases of `generator` from `seed`;
+    /// the credentials exchanged with it are learnt into `secrets`.
+    init(oracle: any FlowOracle, generator: Gen<FlowCase>, cases: Int, seed: UInt64, secrets: SecretStore = SecretStore()) {
         let clock = Locked<Date?>(nil)
         backend = MockBackend(profile: .strict, clock: { clock.withLock { $0 } ?? Date() })
+        secrets.add(backend.adminToken)
         target = BackendTarget(
-            name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max),
+            name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max, secrets: secrets),
             profile: .strict, adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 4,
             submissions: {
                 await runOnDedicatedThread {

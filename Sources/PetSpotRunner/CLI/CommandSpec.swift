@@ -51,8 +51,7 @@ public struct CommandSpec: Sendable, Hashable {
     public let exitCodes: String
 
     /// The exit codes of the commands that check contracts.
-    public static let contractExitCodes =
-        "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable."
+    public static let contractExitCodes = RunnerExitCode.helpText
 
     /// Creates a command description; `exitCodes` defaults to ``contractExitCodes``.
     public init(

@@ -25,17 +25,36 @@ package struct ReportOutputs: Sendable {
     package let githubAnnotations: Bool
 
     /// The outputs asked for by `parsed`; `environment` decides the GitHub default.
-    package init(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RunnerError) {
+    /// - Throws: a usage error when the `--report-html` file cannot be written, or is one of
+    ///   `reportFiles` (the `--report-json` and `--junit` paths).
+    package init(
+        _ parsed: ParsedArguments, reportFiles: [String?] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(RunnerError) {
         htmlPath = try parsed.nonEmpty("--report-html")
+        if let htmlPath {
+            try ParsedArguments.checkWritable(htmlPath, flag: "--report-html", command: parsed.command.name)
+            let standardized = URL(fileURLWithPath: htmlPath).standardizedFileURL.path
+            if reportFiles.compactMap({ $0 }).contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == standardized }) {
+                throw .usage("--report-html names the same file as another report flag", command: parsed.command.name)
+            }
+        }
         githubAnnotations = parsed.flag("--github-annotations") || environment["GITHUB_ACTIONS"] == "true"
     }
 
-    /// Writes the HTML report and prints the annotations (on standard output, after the report).
-    /// - Throws: ``RunnerError`` (configuration) when the HTML file cannot be written.
-    package func write(_ report: ContractReport, output: RunnerOutput) throws(RunnerError) {
-        if let htmlPath { try report.writeHTML(to: htmlPath) }
+    /// Prints the console report and writes the `--report-json` and `--junit` files
+    /// (``ContractReport/deliver(to:json:junit:)``), then prints the annotations and writes the
+    /// HTML report. Every output is attempted.
+    /// - Throws: a configuration error naming each file that could not be written.
+    package func deliver(_ report: ContractReport, to output: RunnerOutput, json: String?, junit: String?) throws(RunnerError) {
+        var problems: [String] = []
+        do { try report.deliver(to: output, json: json, junit: junit) } catch { problems.append(error.message) }
         if githubAnnotations {
             for line in report.githubAnnotations { output.line(line) }
         }
+        if let htmlPath {
+            do { try report.writeHTML(to: htmlPath) } catch { problems.append(error.message) }
+        }
+        if !problems.isEmpty { throw .configuration(problems.joined(separator: "; ")) }
     }
 }

@@ -115,7 +115,7 @@ package final class BackendTarget: Sendable {
             defer { registry.budgetNoted = true }
             return !registry.budgetNoted
         }
-        if first { recorder.note("the request budget (--max-requests \(transport.limit)) was reached; later cases were not run") }
+        if first { recorder.note(transport.refusalNote) }
         return false
     }
 
@@ -298,16 +298,15 @@ extension ContractSession {
             case .failure(let error): "no answer: \(error.description)"
             }
         }
-        var message = redactor.scrub(problem)
+        var reproduce: String?
         if let request, let backend, let baseURL = backend.baseURL {
-            let curl = CurlReproduction(
+            reproduce = CurlReproduction(
                 baseURL: baseURL, adminToken: backend.adminToken, managementPasswords: backend.knownPasswords.union(redactor.secrets)
             ).command(for: request)
-            message += "\n  reproduce: " + curl
         }
         recorder.fail(group: group, contract: contract, ContractFailure(
-            message: message, caseId: caseId, request: request.map(redactor.request), expected: expected,
-            actual: actual, originalInput: input, seed: seed, replay: replay))
+            message: redactor.scrub(problem), caseId: caseId, request: request.map(redactor.request), expected: expected,
+            actual: actual, originalInput: input, seed: seed, replay: replay, reproduce: reproduce))
     }
 
     /// Records `exchange` as one case of `contract`.

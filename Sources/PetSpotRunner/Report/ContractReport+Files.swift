@@ -86,6 +86,7 @@ extension ContractReport {
             ("originalInput", failure.originalInput ?? .null),
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
+            ("reproduce", text(failure.reproduce)),
         ]))
     }
 
@@ -127,7 +128,8 @@ extension ContractReport {
                     // of its own: its testcase still names the run's seed and replay line.
                     let shown = contract.failures.first
                     let caseProperties = Self.junitProperties(
-                        [("seed", (shown?.seed ?? seed).map { String($0) }), ("replay", shown?.replay ?? replayLine), ("case", shown?.caseId)],
+                        [("seed", (shown?.seed ?? seed).map { String($0) }), ("replay", shown?.replay ?? replayLine), ("case", shown?.caseId),
+                         ("reproduce", shown?.reproduce)],
                         indent: "      ")
                     xml += ">\n" + (caseProperties.isEmpty ? "" : caseProperties + "\n")
                         + "      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"

@@ -178,6 +178,11 @@ extension ContractReport {
                 page.text(replay)
                 page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>\n")
             }
+            if let reproduce = failure.reproduce {
+                page.raw("<h4>The request alone</h4>\n<div class=\"replay\"><code>")
+                page.text(reproduce)
+                page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>\n")
+            }
             page.raw("</article>\n")
         }
         page.raw("</section>\n")

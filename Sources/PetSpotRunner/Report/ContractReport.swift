@@ -214,12 +214,15 @@ public struct ContractFailure: Sendable, Hashable {
     public var seed: UInt64?
     /// The exact command line that replays the run.
     public var replay: String?
+    /// A command that sends the failing request again on its own (a `curl` line; secrets are
+    /// read from environment variables, never written out).
+    public var reproduce: String?
 
     /// Creates a failure.
     public init(
         message: String, caseId: String? = nil, request: ReportedRequest? = nil, expected: String? = nil,
         actual: String? = nil, shrunkInput: JSONValue? = nil, originalInput: JSONValue? = nil, seed: UInt64? = nil,
-        replay: String? = nil
+        replay: String? = nil, reproduce: String? = nil
     ) {
         self.message = message
         self.caseId = caseId
@@ -230,6 +233,7 @@ public struct ContractFailure: Sendable, Hashable {
         self.originalInput = originalInput
         self.seed = seed
         self.replay = replay
+        self.reproduce = reproduce
     }
 }
 
@@ -263,6 +267,9 @@ public final class ContractRecorder: @unchecked Sendable {
     private var groups: [GroupOutcome] = []
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
+    /// The secrets the run learns; ``report(command:arguments:target:seed:startedAt:)`` redacts
+    /// the whole report with them (``ContractReport/sanitized(by:)``).
+    package let secrets: SecretStore
     private var replay: String?
     /// Per group, when its last case was recorded (or the group was first seen).
     private var groupClocks: [String: ContinuousClock.Instant] = [:]
@@ -271,7 +278,14 @@ public final class ContractRecorder: @unchecked Sendable {
     private var attributedSeconds: [String: [String: Double]] = [:]
 
     /// An empty recorder.
-    public init() {}
+    public init() {
+        secrets = SecretStore()
+    }
+
+    /// An empty recorder whose report is redacted with `secrets`.
+    package init(secrets: SecretStore) {
+        self.secrets = secrets
+    }
 
     /// Declares a contract (idempotent), so it is reported even if no case runs.
     public func declare(group: String, contract: String) {
@@ -333,18 +347,26 @@ public final class ContractRecorder: @unchecked Sendable {
         lock.withLock { groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
     }
 
-    /// The report of everything recorded.
+    /// The report of everything recorded, redacted with every secret learnt and made safe to
+    /// print (``ContractReport/sanitized(by:)``).
     public func report(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
     ) -> ContractReport {
-        lock.withLock {
+        let recorded = lock.withLock {
             var report = ContractReport(
-                command: command, arguments: Redactor().arguments(arguments), target: target, seed: seed, startedAt: startedAt,
+                command: command, arguments: arguments, target: target, seed: seed, startedAt: startedAt,
                 durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes)
             report.replay = replay
             report.completeTimesAndSeeds(attributedSeconds: attributedSeconds)
             return report
         }
+        return recorded.sanitized(by: secrets.redactor)
+    }
+
+    /// Totals of everything recorded so far (nothing rendered, nothing redacted).
+    package var summary: ContractReport.Summary {
+        let groups = lock.withLock { self.groups }
+        return ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: groups).summary
     }
 
     /// Charges `contract` the time since its group's previous event (guarded by `lock`).

@@ -46,7 +46,7 @@ let package = Package(
         // Raw user input and wizard action generators for both report flows.
         .target(
             name: "PetSpotFlowGenerators",
-            dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON"],
+            dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"],
             path: "Generators/Flows"
         ),
         // JSON Schema draft 2020-12 validator.

@@ -10,8 +10,14 @@ extension ContractReport {
     ///  "summary": {"contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"},
     ///  "groups": [{"name", "durationSeconds", "contracts": [{"name", "status", "casesRun",
     ///     "casesFailed", "durationSeconds", "skipReason", "failures": [...]}]}],
-    ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...]}
+    ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...],
+    ///  "distinctFailures": [{"group", "contract", "fields", "kind", "cases", "shrunk"}],
+    ///  "coverage": null | {"cases", "met", "verdict", "entries": [{"field", "rule", "class", "detail",
+    ///     "hits", "requiredPercent", "met"}]}}
     /// ```
+    /// Failures of generated flow cases carry a `cause` (`{"fields", "kind", "cases", "shrunk"}`,
+    /// else `null`). `distinctFailures` and `coverage` were added within version 1: readers of
+    /// older reports find them absent.
     /// The seed is a string (a 64-bit number does not fit every JSON reader's numbers).
     public var json: JSONValue {
         let totals = summary
@@ -42,6 +48,17 @@ extension ContractReport {
                 ]))
             })),
             ("notes", .array(notes.map { .string($0) })),
+            ("distinctFailures", .array(distinctFailures.map { entry in
+                .object(JSONObject([
+                    ("group", .string(entry.group)),
+                    ("contract", .string(entry.contract)),
+                    ("fields", .array((entry.failure.cause?.fields ?? []).map { .string($0) })),
+                    ("kind", .string(entry.failure.cause?.kind ?? "")),
+                    ("cases", .number(JSONNumber(entry.failure.cause?.cases ?? 0))),
+                    ("shrunk", .bool(entry.failure.cause?.shrunk ?? false)),
+                ]))
+            })),
+            ("coverage", coverage.map(Self.coverageJSON) ?? .null),
         ]
         return .object(JSONObject(members))
     }
@@ -59,6 +76,25 @@ extension ContractReport {
                     ("durationSeconds", number(contract.durationSeconds)),
                     ("skipReason", contract.skipReason.map { .string($0) } ?? .null),
                     ("failures", .array(contract.failures.map(failureJSON))),
+                ]))
+            })),
+        ]))
+    }
+
+    private static func coverageJSON(_ coverage: BoundaryCoverage) -> JSONValue {
+        .object(JSONObject([
+            ("cases", .number(JSONNumber(coverage.cases))),
+            ("met", .bool(coverage.isMet)),
+            ("verdict", .string(coverage.verdict)),
+            ("entries", .array(coverage.rows.map { row in
+                .object(JSONObject([
+                    ("field", .string(row.field)),
+                    ("rule", .string(row.rule)),
+                    ("class", .string(row.boundaryClass)),
+                    ("detail", .string(row.detail)),
+                    ("hits", .number(JSONNumber(row.hits))),
+                    ("requiredPercent", number(row.requiredPercent)),
+                    ("met", .bool(row.met)),
                 ]))
             })),
         ]))
@@ -84,6 +120,14 @@ extension ContractReport {
             ("originalInput", failure.originalInput ?? .null),
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
+            ("cause", failure.cause.map { cause in
+                .object(JSONObject([
+                    ("fields", .array(cause.fields.map { .string($0) })),
+                    ("kind", .string(cause.kind)),
+                    ("cases", .number(JSONNumber(cause.cases))),
+                    ("shrunk", .bool(cause.shrunk)),
+                ]))
+            } ?? .null),
         ]))
     }
 

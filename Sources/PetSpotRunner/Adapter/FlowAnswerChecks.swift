@@ -240,14 +240,18 @@ extension FlowAnswerChecks {
             return [(FailureCause(contract: protocolContract, fields: [], kind: error.kind), error.description)]
         }
         if case .success(.submitted(let payload)) = exchange.result {
+            var schemaMessages: [String] = []
+            var schemaKeys: Set<String> = []
             for validator in validators {
                 let violations = validator.violations(payload)
                 guard !violations.isEmpty else { continue }
-                let message = "payload does not match \(validator.name): " + violations.prefix(5).joined(separator: "; ")
-                var keys = Set(violations.compactMap(violationKey))
-                if keys.isEmpty { keys = [""] }
-                for key in keys.sorted() {
-                    found.append((FailureCause(contract: schemaContract, fields: key.isEmpty ? [] : [fieldName(key)], kind: "does not match \(validator.name)"), message))
+                schemaMessages.append("payload does not match \(validator.name): " + violations.prefix(5).joined(separator: "; "))
+                schemaKeys.formUnion(violations.compactMap(violationKey))
+            }
+            if !schemaMessages.isEmpty {
+                let message = schemaMessages.joined(separator: "; ")
+                for key in (schemaKeys.isEmpty ? [""] : schemaKeys.sorted()) {
+                    found.append((FailureCause(contract: schemaContract, fields: key.isEmpty ? [] : [fieldName(key)], kind: "does not match the captured schemas"), message))
                 }
             }
             if let message = statusFailure(exchange, flow: flowCase.flow) {
@@ -284,6 +288,10 @@ extension FlowAnswerChecks {
     static func violationKey(_ violation: String) -> String? {
         if violation.hasPrefix("/") {
             let key = violation.dropFirst().prefix { $0 != "/" && $0 != ":" }
+            if !key.isEmpty { return String(key) }
+        }
+        if let range = violation.range(of: "property \"") {
+            let key = violation[range.upperBound...].prefix { $0 != "\"" }
             if !key.isEmpty { return String(key) }
         }
         return FieldTable.payloadKeys.first { violation.contains("\"\($0)\"") || violation.hasPrefix("\($0) ") || violation.hasPrefix("\($0):") }

@@ -32,7 +32,7 @@ struct CheckCommand: RunnerCommand {
             OptionSpec("--budget", value: "SEC", default: "60", help: "Seconds the flow cases may take; coverage not met by then fails the run."),
             OptionSpec("--max-failures", value: "N", default: "10", help: "Distinct causes of failure shrunk and printed."),
             OptionSpec("--sut-timeout", value: "SEC", default: "5", help: "Seconds to wait for each adapter answer."),
-            OptionSpec("--shrink-seconds", value: "SEC", default: "10", help: "Time the shrinker may spend on one failure."),
+            OptionSpec("--shrink-seconds", value: "SEC", default: "5", help: "Time the shrinker may spend on one cause of failure."),
             .reportJSON,
             .junit,
             OptionSpec("--no-mock", help: "Check the flow answers only: skip the in-process mock backend."),
@@ -63,7 +63,7 @@ struct CheckCommand: RunnerCommand {
         seed = try parsed.seed() ?? RunnerSeed.random()
         sut = try parsed.nonEmpty("--sut")
         sutTimeout = try parsed.seconds("--sut-timeout", default: 5, in: 0.01...3600)
-        shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 10, in: 0...3600)
+        shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 5, in: 0...3600)
         budgetSeconds = try parsed.seconds("--budget", default: 60, in: 0.1...86_400)
         maxFailures = try parsed.int("--max-failures", default: 10, in: 1...1000)
         reportJSON = try parsed.nonEmpty("--report-json")

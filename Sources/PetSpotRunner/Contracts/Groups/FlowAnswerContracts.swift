@@ -105,12 +105,13 @@ public struct FlowContracts: Sendable {
         }
     }
 
-    /// A cause's first case and count.
+    /// A cause's first case and the cases that showed it.
     struct CauseRecord: Sendable {
         let order: Int
         let firstCase: FlowCase
         let index: Int
-        var count: Int
+        var cases: Set<Int>
+        var count: Int { cases.count }
     }
 
     struct Exploration: Sendable {
@@ -154,7 +155,7 @@ public struct FlowContracts: Sendable {
 
     private func configuration(shrinks: Bool) -> PropertyConfiguration {
         PropertyConfiguration(
-            cases: cases, seed: seed, shrinks: shrinks, maxShrinkSteps: 5_000, shrinkStallLimit: 1_000,
+            cases: cases, seed: seed, shrinks: shrinks, maxShrinkSteps: 2_000, shrinkStallLimit: 300,
             shrinkTimeLimit: .milliseconds(Int64(shrinkSeconds * 1000)), readsEnvironment: false)
     }
 
@@ -186,9 +187,9 @@ public struct FlowContracts: Sendable {
                 for (cause, _) in evaluation.causes {
                     contracts.insert(cause.contract)
                     if state.causes[cause] == nil {
-                        state.causes[cause] = CauseRecord(order: state.causes.count, firstCase: flowCase, index: index, count: 0)
+                        state.causes[cause] = CauseRecord(order: state.causes.count, firstCase: flowCase, index: index, cases: [])
                     }
-                    state.causes[cause]!.count += 1
+                    state.causes[cause]!.cases.insert(index)
                 }
                 for contract in contracts { state.failing[contract, default: 0] += 1 }
                 if !contracts.isEmpty && state.firstFailure == nil { state.firstFailure = ContinuousClock.now - start }
@@ -234,10 +235,14 @@ public struct FlowContracts: Sendable {
         recorder.setCoverage(BoundaryCoverage(cases: explored.cases, rows: rows, verdict: verdict))
 
         // Shrinking: each distinct cause once, in the order found.
-        let ordered = explored.causes.sorted { $0.value.order < $1.value.order }
+        let (ordered, facets) = Self.distinct(explored.causes)
         var failures: [String: [ContractFailure]] = [:]
         for (cause, record) in ordered.prefix(maxFailures) {
-            failures[cause.contract, default: []].append(shrunkFailure(cause, record, cache: cache))
+            var failure = shrunkFailure(cause, record, cache: cache)
+            if let also = facets[cause], !also.isEmpty {
+                failure.message += " (also shows as: " + also.map { "[\($0.contract)] \($0.kind)" }.joined(separator: "; ") + ")"
+            }
+            failures[cause.contract, default: []].append(failure)
         }
         if ordered.count > maxFailures {
             let rest = ordered.dropFirst(maxFailures).map { "[\($0.key.contract)] \($0.key) (\($0.value.count) cases)" }
@@ -278,6 +283,30 @@ public struct FlowContracts: Sendable {
         return Outcome(
             cases: explored.cases, firstFailureSeconds: explored.firstFailure.map(Self.seconds), causes: ordered.map(\.key),
             coverageMet: unmet.isEmpty && problem == nil)
+    }
+
+    /// The distinct causes, in the order found, and for each the causes folded into it: a cause
+    /// whose failing cases all show another cause of the same fields with at least as many
+    /// cases (the same defect seen by another contract, or a narrower kind of it) is one of its
+    /// facets, not a defect of its own.
+    static func distinct(_ causes: [FailureCause: CauseRecord]) -> (
+        causes: [(key: FailureCause, value: CauseRecord)], facets: [FailureCause: [FailureCause]]
+    ) {
+        let byWeight = causes.sorted { ($1.value.count, $0.value.order) < ($0.value.count, $1.value.order) }
+        var roots: [(key: FailureCause, value: CauseRecord)] = []
+        var facets: [FailureCause: [FailureCause]] = [:]
+        for entry in byWeight {
+            let folding = entry.key.contract != FlowAnswerChecks.protocolContract
+            if folding, let root = roots.first(where: {
+                $0.key.fields == entry.key.fields && $0.key.contract != FlowAnswerChecks.protocolContract
+                    && entry.value.cases.isSubset(of: $0.value.cases)
+            }) {
+                facets[root.key, default: []].append(entry.key)
+            } else {
+                roots.append(entry)
+            }
+        }
+        return (roots.sorted { $0.value.order < $1.value.order }, facets)
     }
 
     /// The failure shown for `cause`: its first case shrunk while the cause stays.

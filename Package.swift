@@ -140,7 +140,7 @@ let package = Package(
             name: "PetSpotRunnerTests",
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotContractKit", "petspot-example-adapter", "petspot-contracts",
+                "PetSpotContractKit", "PetSpotFlowGenerators", "petspot-example-adapter", "petspot-contracts",
             ]
         ),
         .testTarget(

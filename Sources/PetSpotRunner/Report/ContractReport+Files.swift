@@ -12,16 +12,16 @@ extension ContractReport {
     ///     "casesFailed", "durationSeconds", "skipReason", "failures": [...]}]}],
     ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...],
     ///  "distinctFailures": [{"group", "contract", "fields", "kind", "cases", "shrunk"}],
-    ///  "coverage": null | {"cases", "met", "verdict", "entries": [{"field", "rule", "class", "detail",
+    ///  "coverage": {"cases", "met", "verdict", "entries": [{"field", "rule", "class", "detail",
     ///     "hits", "requiredPercent", "met"}]}}
     /// ```
-    /// Failures of generated flow cases carry a `cause` (`{"fields", "kind", "cases", "shrunk"}`,
-    /// else `null`). `distinctFailures` and `coverage` were added within version 1: readers of
-    /// older reports find them absent.
+    /// Added within version 1, so readers of older reports find them absent: `distinctFailures`
+    /// and `coverage` (present when flow cases were checked), and a failure's `cause`
+    /// (`{"fields", "kind", "cases", "shrunk"}`, present on failures of generated flow cases).
     /// The seed is a string (a 64-bit number does not fit every JSON reader's numbers).
     public var json: JSONValue {
         let totals = summary
-        let members: [JSONObject.Element] = [
+        var members: [JSONObject.Element] = [
             ("reportVersion", .number(JSONNumber(Self.reportVersion))),
             ("tool", .string(Self.tool)),
             ("toolVersion", .string(Self.toolVersion)),
@@ -48,7 +48,10 @@ extension ContractReport {
                 ]))
             })),
             ("notes", .array(notes.map { .string($0) })),
-            ("distinctFailures", .array(distinctFailures.map { entry in
+        ]
+        // Added within version 1, present when flow cases were checked.
+        if let coverage {
+            members.append(("distinctFailures", .array(distinctFailures.map { entry in
                 .object(JSONObject([
                     ("group", .string(entry.group)),
                     ("contract", .string(entry.contract)),
@@ -57,9 +60,9 @@ extension ContractReport {
                     ("cases", .number(JSONNumber(entry.failure.cause?.cases ?? 0))),
                     ("shrunk", .bool(entry.failure.cause?.shrunk ?? false)),
                 ]))
-            })),
-            ("coverage", coverage.map(Self.coverageJSON) ?? .null),
-        ]
+            })))
+            members.append(("coverage", Self.coverageJSON(coverage)))
+        }
         return .object(JSONObject(members))
     }
 
@@ -120,15 +123,14 @@ extension ContractReport {
             ("originalInput", failure.originalInput ?? .null),
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
-            ("cause", failure.cause.map { cause in
-                .object(JSONObject([
-                    ("fields", .array(cause.fields.map { .string($0) })),
-                    ("kind", .string(cause.kind)),
-                    ("cases", .number(JSONNumber(cause.cases))),
-                    ("shrunk", .bool(cause.shrunk)),
-                ]))
-            } ?? .null),
-        ]))
+        ] + (failure.cause.map { cause in
+            [("cause", .object(JSONObject([
+                ("fields", .array(cause.fields.map { .string($0) })),
+                ("kind", .string(cause.kind)),
+                ("cases", .number(JSONNumber(cause.cases))),
+                ("shrunk", .bool(cause.shrunk)),
+            ])))]
+        } ?? [])))
     }
 
     /// A JUnit XML document: one `<testsuite>` per group, one `<testcase>` per contract, a

@@ -292,7 +292,11 @@ public struct FlowContracts: Sendable {
     static func distinct(_ causes: [FailureCause: CauseRecord]) -> (
         causes: [(key: FailureCause, value: CauseRecord)], facets: [FailureCause: [FailureCause]]
     ) {
-        let byWeight = causes.sorted { ($1.value.count, $0.value.order) < ($0.value.count, $1.value.order) }
+        // Heaviest first; on a tie the comparison with the reference model, which explains most.
+        func rank(_ cause: FailureCause) -> Int { cause.contract == FlowAnswerChecks.sameAsReferenceContract ? 0 : 1 }
+        let byWeight = causes.sorted {
+            ($1.value.count, rank($0.key), $0.value.order) < ($0.value.count, rank($1.key), $1.value.order)
+        }
         var roots: [(key: FailureCause, value: CauseRecord)] = []
         var facets: [FailureCause: [FailureCause]] = [:]
         for entry in byWeight {

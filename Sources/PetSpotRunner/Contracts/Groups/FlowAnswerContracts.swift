@@ -4,6 +4,8 @@ import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
+import PetSpotMockBackend
+import PetSpotMockTransport
 
 /// The flow contracts of sut-protocol.md, checked over generated flow cases until every entry of
 /// the boundary catalogue has been reached, then every distinct cause of failure shrunk.
@@ -44,12 +46,16 @@ public struct FlowContracts: Sendable {
     public let maxFailures: Int
     /// The command line that replays this run.
     public let replay: String
+    /// Whether every submitted payload is also sent to a strict in-process mock (create only).
+    public let checksBackend: Bool
 
     /// Creates the contract set.
     public init(
         oracle: any FlowOracle, validators: [PayloadValidator], makeGenerator: @escaping @Sendable () -> Gen<FlowCase> = FlowContracts.defaultGenerator,
-        cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String
+        cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String,
+        checksBackend: Bool = true
     ) {
+        self.checksBackend = checksBackend
         self.oracle = oracle
         self.validators = validators
         self.makeGenerator = makeGenerator
@@ -69,6 +75,9 @@ public struct FlowContracts: Sendable {
     /// cycles through the catalogue.
     public static var requiredPercent: Double { FlowGenerators.scheduledShare / 6 }
 
+    /// The contract that the strict mock creates every submitted report.
+    public static let backendContract = "the strict mock answers 201 to every submitted payload"
+
     /// The contract that every boundary of the catalogue reaches its rule.
     public static let coverageContract = "every boundary of the catalogue reaches its rule (coverage)"
 
@@ -78,7 +87,8 @@ public struct FlowContracts: Sendable {
     public var contractNames: [String] {
         (isAdapter ? [FlowAnswerChecks.protocolContract] : [])
             + [FlowAnswerChecks.schemaContract, FlowAnswerChecks.statusContract, FlowAnswerChecks.nothingExtraContract]
-            + (isAdapter ? [FlowAnswerChecks.sameAsReferenceContract] : []) + [Self.coverageContract]
+            + (isAdapter ? [FlowAnswerChecks.sameAsReferenceContract] : []) + (checksBackend ? [Self.backendContract] : [])
+            + [Self.coverageContract]
     }
 
     /// What one run found, for benchmarks and tests.
@@ -137,8 +147,11 @@ public struct FlowContracts: Sendable {
         if let known = cache.withLock({ $0[flowCase] }) { return known }
         let exchange = oracle.answer(flowCase)
         let reference = ReferenceModel.evaluate(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context)
-        let causes = FlowAnswerChecks.causes(
+        var causes = FlowAnswerChecks.causes(
             exchange, flowCase: flowCase, validators: validators, reference: isAdapter ? AdapterAnswer(reference) : nil)
+        if checksBackend, case .success(.submitted(let payload)) = exchange.result, let refusal = Self.backendRefusal(payload, at: flowCase.context.now) {
+            causes.append(refusal)
+        }
         var labels: [String] = []
         if case .success = exchange.result { labels = flowCase.reachedBoundaries(outcome: reference).map(\.label) }
         let evaluation = Evaluation(exchange: exchange, reference: reference, causes: causes, labels: labels)
@@ -285,6 +298,23 @@ public struct FlowContracts: Sendable {
             coverageMet: unmet.isEmpty && problem == nil)
     }
 
+    /// Why a strict in-process mock (a fresh one, its clock at `instant`) does not create
+    /// `payload`, or `nil` when it answers 201. The failure is a cause like any other, so it is
+    /// shrunk: a report the backend refuses is shown at its simplest.
+    static func backendRefusal(_ payload: JSONValue, at instant: Date) -> (cause: FailureCause, message: String)? {
+        let backend = MockBackend(profile: .strict, clock: { instant })
+        let response = backend.answer(InProcessTransport.httpRequest(TransportRequest(
+            method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json")],
+            body: payload.serializedData())))
+        guard response.status != 201 else { return nil }
+        let error = (try? JSONValue.parse(response.bodyText))?["error"]
+        let code = error?["code"]?.stringValue ?? "no error code"
+        let fields = error?["field"]?.stringValue.map { [FlowAnswerChecks.fieldName($0)] } ?? []
+        return (
+            FailureCause(contract: backendContract, fields: fields, kind: "refused by the backend (\(response.status) \(code))"),
+            "the strict mock answers \(response.status) \(response.bodyText)")
+    }
+
     /// The distinct causes, in the order found, and for each the causes folded into it: a cause
     /// whose failing cases all show another cause of the same fields with at least as many
     /// cases (the same defect seen by another contract, or a narrower kind of it) is one of its
@@ -371,7 +401,7 @@ struct FlowAnswerContracts: ContractGroup {
         let contracts = FlowContracts(
             oracle: flows.oracle, validators: session.schemas.payloadValidators, makeGenerator: flows.makeGenerator,
             cases: session.cases, seed: session.seed, shrinkSeconds: flows.shrinkSeconds, budgetSeconds: flows.budgetSeconds,
-            maxFailures: flows.maxFailures, replay: session.replay)
+            maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock)
         let name = self.name
         _ = await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
         if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {

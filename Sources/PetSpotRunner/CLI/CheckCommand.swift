@@ -91,7 +91,8 @@ struct CheckCommand: RunnerCommand {
         let flows = FlowTarget(
             oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,
             budgetSeconds: budgetSeconds, maxFailures: maxFailures)
-        let progress = ProgressLine(output: output, label: "check", total: cases, enabled: showsProgress)
+        // Coverage decides the count: at most ten times --cases.
+        let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
         let mock = usesMock ? InProcessMock(oracle: oracle, generator: flows.makeGenerator(), cases: cases, seed: seed) : nil
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,

@@ -108,7 +108,9 @@ public struct FlowContracts: Sendable {
         let exchange: FlowExchange
         let reference: ReportOutcome
         let causes: [(cause: FailureCause, message: String)]
-        let labels: [String]
+        /// The catalogue entries this case showed to the rules (none when it was not answered).
+        let reached: [Boundary]
+        var labels: [String] { reached.map(\.label) }
         var answered: Bool {
             if case .success = exchange.result { return true }
             return false
@@ -152,9 +154,9 @@ public struct FlowContracts: Sendable {
         if checksBackend, case .success(.submitted(let payload)) = exchange.result, let refusal = Self.backendRefusal(payload, at: flowCase.context.now) {
             causes.append(refusal)
         }
-        var labels: [String] = []
-        if case .success = exchange.result { labels = flowCase.reachedBoundaries(outcome: reference).map(\.label) }
-        let evaluation = Evaluation(exchange: exchange, reference: reference, causes: causes, labels: labels)
+        var reached: [Boundary] = []
+        if case .success = exchange.result { reached = flowCase.reachedBoundaries(outcome: reference) }
+        let evaluation = Evaluation(exchange: exchange, reference: reference, causes: causes, reached: reached)
         cache.withLock { $0[flowCase] = evaluation }
         return evaluation
     }
@@ -187,15 +189,11 @@ public struct FlowContracts: Sendable {
             if ContinuousClock.now - start > budget { throw BudgetReached() }
             let evaluation = evaluate(flowCase, cache: cache)
             for text in evaluation.labels { label(text) }
-            let catalogue = BoundaryCatalogue.entries
             state.withLock { state in
                 let index = state.cases
                 state.cases += 1
                 if evaluation.answered { state.answered += 1 }
-                for boundary in flowCase.reachedBoundaries(outcome: evaluation.reference) where evaluation.answered {
-                    state.hits[boundary.index] += 1
-                }
-                _ = catalogue
+                for boundary in evaluation.reached { state.hits[boundary.index] += 1 }
                 var contracts: Set<String> = []
                 for (cause, _) in evaluation.causes {
                     contracts.insert(cause.contract)

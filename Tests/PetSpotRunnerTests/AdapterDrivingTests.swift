@@ -87,6 +87,13 @@ enum PlantedDefectList {
     }
 }
 
+/// `scripts/python_adapter.py` and a Python 3 to run it.
+enum PythonAdapter {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/python_adapter.py").path
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
 @Suite("adapter driving", .serialized)
 struct AdapterDrivingTests {
     @Test("the example adapter agrees with the reference model on every case and covers every boundary")
@@ -192,6 +199,30 @@ struct AdapterDrivingTests {
         let failures = xml.components(separatedBy: "<failure").count - 1
         #expect(testcases > 0 && testcases == failures, "every JUnit test case fails")
         #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
+    @Test(
+        "the Python adapter (scripts/python_adapter.py) agrees with the reference model and lists the same defects",
+        .enabled(if: PythonAdapter.python != nil, "no python3"))
+    func pythonAdapter() async throws {
+        let python = try #require(PythonAdapter.python)
+        let script = PythonAdapter.script
+        let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        let result = await runTool([
+            "check", "--sut", "\(python) \(script)", "--seed", "12", "--no-mock", "--no-progress", "--report-json", reportPath,
+        ])
+        #expect(result.status == 0, "\(result.out)")
+        let listing = Process()
+        listing.executableURL = URL(fileURLWithPath: python)
+        listing.arguments = [script, "--list-defects"]
+        let output = Pipe()
+        listing.standardOutput = output
+        try listing.run()
+        let names = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        listing.waitUntilExit()
+        #expect(names == PlantedDefectList.all.map(\.name))
     }
 
     @Test("a command that cannot run is a configuration error (exit 2)")

@@ -13,7 +13,8 @@ import PetSpotRunner
 ///
 /// The adapter is the example adapter beside the running executable, or the command line in
 /// `PETSPOT_BENCH_ADAPTER` (a Python adapter with the same `--list-defects` and `--break`, for
-/// example); `PETSPOT_BENCH_SEEDS` runs every defect with that many seeds (1 to N, default 1).
+/// example); `PETSPOT_BENCH_SEEDS` runs every defect with that many seeds (1 to N, default 1);
+/// `PETSPOT_BENCH_DEFECTS=name,name` runs only those defects.
 enum DefectBenchmark {
     /// One planted defect as the adapter lists it.
     struct Defect: Sendable {
@@ -50,7 +51,8 @@ enum DefectBenchmark {
             throw RunnerError.configuration(
                 "bench defects: no adapter found (build petspot-example-adapter, or set PETSPOT_BENCH_ADAPTER)", command: "bench")
         }
-        let defects = try defects(of: command)
+        let only = Set((environment["PETSPOT_BENCH_DEFECTS"] ?? "").split(separator: ",").map(String.init))
+        let defects = try defects(of: command).filter { only.isEmpty || only.contains($0.name) }
         guard !defects.isEmpty else {
             throw RunnerError.configuration("bench defects: '\(command) --list-defects' listed no defect", command: "bench")
         }
@@ -62,6 +64,7 @@ enum DefectBenchmark {
         var missed: [String] = []
         for defect in defects {
             var caughtSeeds = 0
+            var slowest = 0.0
             for seed in 1...seeds {
                 let oracle = AdapterOracle(command: "\(command) --break \(defect.name)", timeout: 5)
                 let contracts = FlowContracts(
@@ -75,12 +78,16 @@ enum DefectBenchmark {
                 if outcome.causes.contains(where: { $0.fields.contains(defect.field) }) {
                     caught += 1
                     caughtSeeds += 1
-                    if let seconds = outcome.firstFailureSeconds { firstFailures.append(seconds) }
+                    if let seconds = outcome.firstFailureSeconds {
+                        firstFailures.append(seconds)
+                        slowest = max(slowest, seconds)
+                    }
                 } else {
                     missed.append("\(defect.name) (seed \(seed))")
                 }
             }
-            emit(BenchmarkFigure("defect_\(defect.name)_caught", "\(caughtSeeds)/\(seeds)", "seeds"))
+            emit(BenchmarkFigure(
+                "defect_\(defect.name)_caught", "\(caughtSeeds)/\(seeds)", "seeds, first failure after at most \(Benchmarks.format(slowest, decimals: 3)) s"))
         }
         emit(BenchmarkFigure("planted_defects_caught", "\(caught)/\(runs)", "runs (\(defects.count) defects x \(seeds) seeds)"))
         emit(BenchmarkFigure("planted_defects_missed", missed.isEmpty ? "none" : missed.joined(separator: ", "), ""))

@@ -89,8 +89,9 @@ let package = Package(
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
         .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotRunner"]),
         .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner", "PetSpotBenchmarks", "PetSpotBowtie"]),
-        // An adapter (sut-protocol.md) around the reference model, with switches that break it.
-        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+        // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
+        // reference model's), and switches that plant app defects in it.
+        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotJSON"]),
 
         // Test support: machines with planted bugs and generator laws; hostile HTTP bytes.
         .target(

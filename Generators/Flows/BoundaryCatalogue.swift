@@ -477,7 +477,7 @@ public enum LookAlikes {
     ]
 
     /// Characters trimming removes (Unicode White_Space and U+FEFF).
-    public static let trimmedSpaces: CharacterClass = " \u{00A0}\u{2003}\u{3000}\t\u{FEFF}\u{202F}"
+    public static var trimmedSpaces: CharacterClass { HostileCharacters.trimmedSpaces }
 
     /// Invisible characters trimming keeps: zero-width space, word joiner, zero-width
     /// non-joiner and joiner.

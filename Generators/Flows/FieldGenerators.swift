@@ -245,8 +245,9 @@ public enum FieldGenerators {
 
     /// Raw input for the field `spec` describes, in `mood`: the generator of its kind, with the
     /// rule values of its row (caps, digit counts, ranges). Optional fields are left empty now
-    /// and then. This is the only place that maps a kind of field to its generator: a new row
-    /// of an existing kind needs nothing here.
+    /// and then. This is the only place that maps a kind of field to its generator (the values
+    /// at its rule's edges are ``BoundaryCatalogue``'s): a new row of an existing kind needs
+    /// nothing here.
     public static func input(_ spec: FieldSpec, _ mood: InputMood) -> Gen<FieldInput> {
         func typed(_ gen: Gen<String?>) -> Gen<FieldInput> {
             let draw = gen.draw

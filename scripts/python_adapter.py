@@ -52,6 +52,7 @@ def pictographic(c): return 0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 
 
 def graphemes(text):
     """Extended grapheme clusters, enough of UAX #29 for what the runner types."""
+    if text.isascii() and "\r\n" not in text: return list(text)
     clusters = []
     for c in text:
         cat, o = unicodedata.category(c), ord(c)

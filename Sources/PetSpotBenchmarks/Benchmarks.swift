@@ -45,6 +45,8 @@ public enum Benchmarks {
         case validator
         /// Create requests per second on loopback with keep-alive, with latency percentiles.
         case mock
+        /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
+        case challenge
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -66,6 +68,7 @@ public enum Benchmarks {
                 let payload = schemas.documents[.createRequest]["examples"]?[0] ?? .null
                 validator(contract: contract, payload: payload, seconds: seconds, emit: emit)
             case .mock: try mock(seconds: seconds, emit: emit)
+            case .challenge: shrinkingChallenge(emit: emit)
             }
         }
     }

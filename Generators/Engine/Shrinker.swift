@@ -64,6 +64,8 @@ struct Shrinker {
     private let limits: Limits
     private let deadline: ContinuousClock.Instant
     private var sinceImprovement = 0
+    /// Candidates the choice tree decided without a replay.
+    private var decided = 0
 
     /// Prepares to shrink `failing`; nothing runs until ``shrink()``.
     init(failing: [UInt64], limits: Limits, replay: @escaping ([UInt64]) -> Replay) {
@@ -130,10 +132,19 @@ struct Shrinker {
     ///
     /// A candidate whose outcome the choice tree knows never improves: a failing sequence the
     /// tree knows was adopted when it ran, or was larger than the best of that time, and the
-    /// best has only got smaller since.
+    /// best has only got smaller since. Decided candidates cost no replay, but every 1,024th
+    /// one checks the deadline and the stop signal, so that even a pass stuck proposing known
+    /// candidates ends.
     @discardableResult
     mutating func improve(_ candidate: [UInt64]) -> Bool {
-        guard stopReason == nil, candidate != best, tree.outcome(of: candidate) == nil else { return false }
+        guard stopReason == nil, candidate != best else { return false }
+        guard tree.outcome(of: candidate) == nil else {
+            decided += 1
+            if decided & 1023 == 0 {
+                if limits.shouldStop() { stopReason = .cancelled } else if ContinuousClock.now >= deadline { stopReason = .deadline }
+            }
+            return false
+        }
         guard let result = execute(candidate) else { return false }
         guard result.outcome == .failed, isShortlexLess(result.choices, best) else { return false }
         best = result.choices

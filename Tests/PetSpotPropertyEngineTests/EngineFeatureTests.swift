@@ -53,8 +53,12 @@ struct GenerationFeatureTests {
         #expect(try Self.expressions.replay([]) == .number(0))
     }
 
-    @Test("a deferred generator nested deeper than its maxDepth rejects the case, naming the limit")
-    func deferredDepthLimit() {
+    @Test("a deferred generator nests up to its maxDepth levels and rejects a case that goes deeper, naming the limit")
+    func deferredDepthLimit() throws {
+        // Each level is the top-level draw or one more recursive reference: n takes n + 1 levels.
+        let counter = Gen<Int>.deferred(maxDepth: 5) { this in .oneOf(.constant(0), this.map { $0 + 1 }) }
+        #expect(try counter.replay([1, 1, 1, 1, 0]) == 4)
+        #expect(throws: TestCaseStop.self) { try counter.replay([1, 1, 1, 1, 1, 0]) }
         let always = Gen<Expression>.deferred(maxDepth: 5) { expression in
             zip(expression, expression).map { Expression.sum($0, $1) }
         }

@@ -19,7 +19,7 @@ func run<Value>(
     let start = try gen.replay(choices)
     try #require(fails(start), "the starting value \(start) does not fail", sourceLocation: sourceLocation)
     var shrinker = Shrinker(
-        failing: choices, limits: Shrinker.Limits(maxReplays: 10_000, stallLimit: 10_000, timeLimit: .seconds(30))
+        failing: choices, limits: Shrinker.Limits(maxReplays: 10_000, stallLimit: 10_000, timeLimit: .seconds(5))
     ) { candidate in
         let testCase = TestCase(replaying: candidate)
         let outcome: ChoiceTree.Outcome
@@ -33,6 +33,7 @@ func run<Value>(
     }
     var rounds = 0
     while shrinker.run(passNamed: pass) && rounds < 100 { rounds += 1 }
+    #expect(shrinker.stopReason == nil, "the pass ran into a budget: \(String(describing: shrinker.stopReason))", sourceLocation: sourceLocation)
     return PassRun(
         value: try gen.replay(shrinker.best), choices: shrinker.best, replays: shrinker.replays,
         improvements: shrinker.improvements)
@@ -156,6 +157,19 @@ struct ShrinkPassTests {
         let gen = Gen.int(in: -100_000...100_000)
         #expect(try run("minimizeChoices", on: gen, from: [zigzag(-5)]) { abs($0) >= 5 }.value == 5)
         #expect(try run("minimizeChoices", on: gen, from: [zigzag(-90_000)]) { $0 <= -1234 }.value == -1234)
+    }
+
+    @Test("minimizeChoices stops at a value whose smaller neighbours fail but replay to longer sequences")
+    func minimizeChoicesProgressGuard() throws {
+        // Values below 500 draw three more choices: they fail, but their sequences are longer,
+        // so they are not simpler. A search that took "fails" for "improves" would repeat them
+        // until the deadline.
+        let gen = Gen.int(in: 0...1000).flatMap { value in
+            value < 500 ? Gen.int(in: 0...9).array(count: 3...3).map { _ in value } : Gen.constant(value)
+        }
+        let result = try run("minimizeChoices", on: gen, from: [900]) { $0 >= 10 }
+        #expect(result.value == 500 && result.choices == [500])
+        #expect(result.replays < 60, "\(result.replays) replays")
     }
 
     @Test("minimizeChoices moves in steps of two through a filter that keeps even values")

@@ -85,6 +85,11 @@ struct ShrinkPass: Sendable {
                 + "lowering the choice before a chunk when that keeps the rest aligned",
             tier: .fallback) { $0.deleteChunks() },
         ShrinkPass(
+            name: "deleteAndLower",
+            summary: "turns [0, 2, 1] into [1, 0] where values point at positions: deletes elements while lowering "
+                + "the numbers in the others by as many",
+            tier: .fallback) { $0.deleteAndLower() },
+        ShrinkPass(
             name: "lowerAndDelete",
             summary: "turns a count of 3 and three values into a count of 1 and one value: lowers a small choice "
                 + "while deleting choices after it",

@@ -27,6 +27,57 @@ extension Shrinker {
         }
     }
 
+    /// Deletes a run of elements from a collection while lowering every number in the remaining
+    /// elements by the run's length: where values point at positions in the collection (indices,
+    /// offsets), deleting one element moves all the others down with it, so `[0, 2, 1]` becomes
+    /// `[1, 0]`. At each element, from the first, the run grows exponentially while that fails.
+    mutating func deleteAndLower() {
+        var position = 0
+        while position < structure.spans.count && isRunning {
+            defer { position += 1 }
+            guard structure.spans[position].kind == .collection else { continue }
+            var first = 0
+            while isRunning {
+                let elements = structure.elements(ofCollectionAt: position)
+                guard first < elements.count, elements.allSatisfy({ structure.spans[$0].start < structure.spans[$0].contentStart })
+                else { break }
+                let base = best, baseStructure = structure
+                let deleted = findLargest(upTo: UInt64(elements.count - first)) { shrinker, count in
+                    shrinker.improve(shrinker.deletingAndLowering(
+                        elements[first..<(first + Int(count))], of: elements, in: baseStructure, from: base, by: count))
+                }
+                if deleted == 0 { first += 1 }
+            }
+        }
+    }
+
+    /// `base` without the element spans at `run`, every number in the other `elements` lowered by
+    /// `amount` (distance from its target); `nil` when one of them is closer to its target than that.
+    private func deletingAndLowering(
+        _ run: ArraySlice<Int>, of elements: [Int], in structure: ShrinkStructure, from base: [UInt64], by amount: UInt64
+    ) -> [UInt64]? {
+        var candidate = base
+        var lowered = false
+        for element in elements where !run.contains(element) {
+            let span = structure.spans[element]
+            for index in span.contentStart..<Swift.min(span.end, base.count) where isLowerableNumber(at: index) {
+                let (isBelow, distance) = position(at: index)
+                guard distance >= amount, let value = choice(at: index, isBelow: isBelow, distance: distance - amount) else {
+                    return nil
+                }
+                candidate[index] = value
+                lowered = true
+            }
+        }
+        guard lowered else { return nil }
+        var removed = Set<Int>()
+        for element in run {
+            let span = structure.spans[element]
+            removed.formUnion(span.start..<Swift.min(span.end, base.count))
+        }
+        return candidate.indices.filter { !removed.contains($0) }.map { candidate[$0] }
+    }
+
     /// Lowers a small choice by one while deleting 1 to 4 choices shortly after it: the move
     /// that shortens a list whose length was drawn first (`flatMap` on a count). Collections'
     /// "another element?" choices are left to the element passes.

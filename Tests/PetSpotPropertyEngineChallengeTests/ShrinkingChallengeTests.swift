@@ -19,10 +19,7 @@ struct ShrinkingChallengeTests {
             #expect(run.stopReason == "minimal", "\(name), seed \(seed): shrinking stopped by \(run.stopReason)")
         }
         let minimal = found.filter(\.isMinimal).count
-        // Coupling needs an element deleted while every other one moves down by one: the engine
-        // reaches [1, 0] in about two runs of three (Hypothesis: about one in four).
-        let required = name == "coupling" ? 3 : found.count
-        #expect(minimal >= required, """
+        #expect(minimal == found.count, """
             \(name): \(minimal) of \(found.count) runs ended at \(challenge.smallest); got \
             \(found.map(\.counterexample))
             """)

@@ -229,6 +229,16 @@ struct ShrinkPassTests {
         #expect(try run("deleteChunks", on: rawList, from: [1, 3, 1, 0, 1, 9, 0]) { $0.contains(9) }.value == [9])
     }
 
+    @Test("deleteAndLower turns [0, 2, 1] into [1, 0] where values point at positions")
+    func deleteAndLower() throws {
+        let indices = Gen.int(in: 0...10).array()
+        let result = try run("deleteAndLower", on: indices, from: [1, 0, 1, 0, 1, 0, 1, 4, 1, 3, 0]) { values in
+            values.allSatisfy { $0 < values.count }
+                && values.indices.contains { values[$0] != $0 && values[values[$0]] == $0 }
+        }
+        #expect(result.value == [1, 0])
+    }
+
     @Test("lowerAndDelete turns a count of 3 and three values into a count of 1 and one value")
     func lowerAndDelete() throws {
         let result = try run("lowerAndDelete", on: rawCounted, from: [3, 1, 9, 2]) { $0.contains(9) }

@@ -233,11 +233,13 @@ public final class TestCase {
     }
 
     /// One time in eight, when this case has drawn integers before, picks one of them to draw
-    /// again: `nil` otherwise, or when the pick does not fit `range` (both in the order-preserving
-    /// encoding of a type with the given signedness).
+    /// again, or one time in four of those a neighbour of it (one or two above or below): `nil`
+    /// otherwise, or when the pick does not fit `range` (both in the order-preserving encoding of
+    /// a type with the given signedness).
     ///
-    /// Bugs that need equal values (a duplicate in a list, two equal arguments) are rare under
-    /// independent uniform draws; repeating earlier values finds them in the first hundred cases.
+    /// Bugs that need equal or adjacent values (a duplicate in a list, two equal arguments, an
+    /// off-by-one between two numbers) are rare under independent uniform draws; repeating
+    /// earlier values finds them in the first hundred cases.
     func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
         state.repeatedInteger(in: range, isSigned: isSigned)
     }
@@ -279,10 +281,18 @@ struct DrawState {
     }
 
     mutating func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
-        guard !drawnIntegers.isEmpty, random.next() & 7 == 0 else { return nil }
+        guard !drawnIntegers.isEmpty else { return nil }
+        let roll = random.next()
+        guard roll & 7 == 0 else { return nil }
         let pick = drawnIntegers[Int(random.bounded(by: UInt64(drawnIntegers.count - 1)))]
-        guard pick.isSigned == isSigned, range.contains(pick.value) else { return nil }
-        return pick.value
+        guard pick.isSigned == isSigned else { return nil }
+        // One repeat in four is a neighbour instead: one or two above or below.
+        var value = pick.value
+        if roll & 0x18 == 0 {
+            let offset: UInt64 = roll & 0x20 == 0 ? 1 : 2
+            value = roll & 0x40 == 0 ? value &+ offset : value &- offset
+        }
+        return range.contains(value) ? value : nil
     }
 }
 

@@ -94,6 +94,16 @@ struct GenerationFeatureTests {
         }
         #expect(found.count >= 18, "found in \(found.count) of 20 runs")
     }
+
+    @Test("two arguments one apart are found in most runs of 100 cases, because repeats are sometimes neighbours")
+    func neighbouringValues() {
+        let pairs = zip(Gen.int(in: 1...Int(Int32.max)), Gen.int(in: 1...Int(Int32.max)))
+        let found = (1...20).filter { seed in
+            let configuration = PropertyConfiguration(cases: 100, seed: UInt64(seed), shrinks: false, readsEnvironment: false)
+            return !Property("adjacent", pairs) { !($0 >= 10 && abs($0 - $1) == 1) }.check(configuration).isPassed
+        }
+        #expect(found.count >= 10, "found in \(found.count) of 20 runs")
+    }
 }
 
 @Suite("The choice tree of known outcomes")

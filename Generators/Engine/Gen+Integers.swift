@@ -5,11 +5,11 @@ extension Gen where Value: FixedWidthInteger & Sendable {
     /// below, two above, two below, ... (see `IntegerShape`), so shrinking walks straight
     /// toward the target with `1` and `-1` equally simple: by default `0`, or the bound
     /// nearest to `0` when `0` is outside `range`. Fresh draws are biased: one in eight repeats
-    /// an integer the same test case drew before, or a neighbour of it one or two away (when it
-    /// fits `range`), so bugs that need equal or adjacent values turn up early; of the rest,
-    /// about a fifth are special values (the bounds and their neighbours, the target, `0`,
-    /// `±1`, powers of two and the limits of narrower integer types that fall inside `range`),
-    /// two fifths are small distances from the target (log-uniform), the rest uniform.
+    /// one of the last four integers the same test case drew, or a neighbour of it one or two
+    /// away (when it fits `range`), so bugs that need equal or adjacent values turn up early; of
+    /// the rest, about a fifth are special values (the bounds and their neighbours, the target,
+    /// `0`, `±1`, powers of two and the limits of narrower integer types that fall inside
+    /// `range`), two fifths are small distances from the target (log-uniform), the rest uniform.
     ///
     /// Works for every fixed-width integer type up to 64 bits; wider types reject the case
     /// with an explanation.

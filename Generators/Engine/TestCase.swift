@@ -229,11 +229,11 @@ public final class TestCase {
 
     /// Remembers an integer drawn fresh, so later draws of this case may repeat it.
     func noteDrawnInteger(_ value: UInt64, isSigned: Bool) {
-        state.drawnIntegers.append((value, isSigned))
+        state.recentIntegers.remember(value, isSigned: isSigned)
     }
 
-    /// One time in eight, when this case has drawn integers before, picks one of them to draw
-    /// again, or one time in four of those a neighbour of it (one or two above or below): `nil`
+    /// One time in eight, when this case has drawn integers before, picks one of the last four to
+    /// draw again, or one time in four of those a neighbour of it (one or two above or below): `nil`
     /// otherwise, or when the pick does not fit `range` (both in the order-preserving encoding of
     /// a type with the given signedness).
     ///
@@ -259,9 +259,8 @@ struct DrawState {
     @usableFromInline var shapes: [IntegerShape?] = []
     /// The spans, in completion order (shrinker replays only).
     var spans: [Span] = []
-    /// Integers drawn fresh so far, in their generators' order-preserving encoding, with the
-    /// signedness of their type: the pool repeated integers come from.
-    var drawnIntegers: [(value: UInt64, isSigned: Bool)] = []
+    /// The last integers drawn fresh: the ones repeated integers come from.
+    var recentIntegers = RecentIntegers()
     /// How deep deferred generators are nested.
     var depth = 0
 
@@ -271,7 +270,7 @@ struct DrawState {
 
     mutating func restart(random: Xoshiro256StarStar) {
         recorded.removeAll(keepingCapacity: true)
-        drawnIntegers.removeAll(keepingCapacity: true)
+        recentIntegers = RecentIntegers()
         self.random = random
         depth = 0
     }
@@ -281,10 +280,10 @@ struct DrawState {
     }
 
     mutating func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
-        guard !drawnIntegers.isEmpty else { return nil }
+        guard recentIntegers.count > 0 else { return nil }
         let roll = random.next()
         guard roll & 7 == 0 else { return nil }
-        let pick = drawnIntegers[Int(random.bounded(by: UInt64(drawnIntegers.count - 1)))]
+        let pick = recentIntegers[Int(random.bounded(by: UInt64(Swift.min(recentIntegers.count, 4) - 1)))]
         guard pick.isSigned == isSigned else { return nil }
         // One repeat in four is a neighbour instead: one or two above or below.
         var value = pick.value
@@ -326,4 +325,37 @@ struct Span: Hashable, Sendable {
     var contentStart: Int
     /// The index after the span's last choice.
     var end: Int
+}
+
+/// The last four integers a test case drew fresh, in their generators' order-preserving encoding
+/// with the signedness of their type: four stored fields rather than an array, so remembering
+/// one costs no allocation or uniqueness check on the hot path of generation.
+struct RecentIntegers {
+    private var first: (value: UInt64, isSigned: Bool) = (0, false)
+    private var second: (value: UInt64, isSigned: Bool) = (0, false)
+    private var third: (value: UInt64, isSigned: Bool) = (0, false)
+    private var fourth: (value: UInt64, isSigned: Bool) = (0, false)
+    /// How many integers were remembered (the last four are kept).
+    private(set) var count = 0
+
+    /// Remembers `value`, forgetting the oldest of four.
+    mutating func remember(_ value: UInt64, isSigned: Bool) {
+        switch count & 3 {
+        case 0: first = (value, isSigned)
+        case 1: second = (value, isSigned)
+        case 2: third = (value, isSigned)
+        default: fourth = (value, isSigned)
+        }
+        count += 1
+    }
+
+    /// One of the remembered integers, `0` to `3` (fewer when fewer were remembered).
+    subscript(slot: Int) -> (value: UInt64, isSigned: Bool) {
+        switch slot & 3 {
+        case 0: first
+        case 1: second
+        case 2: third
+        default: fourth
+        }
+    }
 }

@@ -57,8 +57,8 @@ struct ShrinkPass: Sendable {
             tier: .primary) { $0.lowerDuplicates() },
         ShrinkPass(
             name: "minimizeChoices",
-            summary: "turns 2147483000 into 1234: lowers each choice to 0, or by an exponential probe from below "
-                + "and a binary search",
+            summary: "turns 2147483000 into 1234 and -5 into 5: lowers each choice to 0, or its distance from the "
+                + "target by galloping from both ends and bisecting, then tries the other sign",
             tier: .primary) { $0.minimizeChoices() },
         ShrinkPass(
             name: "lowerTogether",
@@ -71,8 +71,8 @@ struct ShrinkPass: Sendable {
             tier: .primary) { $0.shiftTogether() },
         ShrinkPass(
             name: "redistribute",
-            summary: "turns (-20000, -20000) into (-1, -32768) where only the sum matters: moves value from a choice "
-                + "to a later one",
+            summary: "turns (5, 5) into (0, 10) where only the sum matters: moves value from a number to a later "
+                + "one of the same range, wrapping past a fixed-width range's end",
             tier: .primary) { $0.redistribute() },
         ShrinkPass(
             name: "sortSpans",

@@ -116,6 +116,8 @@ let package = Package(
             name: "PetSpotPropertyEngineTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
+        // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
+        .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),
         .testTarget(
             name: "PetSpotPropertyEngineXCTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]

@@ -47,6 +47,8 @@ public enum Benchmarks {
         case mock
         /// `run`'s backend groups against each planted backend defect of the mock: caught K/N.
         case defects
+        /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
+        case challenge
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -69,6 +71,7 @@ public enum Benchmarks {
                 validator(contract: contract, payload: payload, seconds: seconds, emit: emit)
             case .mock: try mock(seconds: seconds, emit: emit)
             case .defects: plantedDefects(emit: emit)
+            case .challenge: shrinkingChallenge(emit: emit)
             }
         }
     }

@@ -178,6 +178,9 @@ public struct FlowContracts: Sendable {
             recorder.note("\(contract.name): generation gave up after \(giveUp.cases) cases: \(giveUp.reason)")
         case .coverageNotMet(let shortfall):
             recorder.pass(group: group, contract: contract.name, count: shortfall.labels.total, seconds: seconds)
+        case .stopped(let stop):
+            recorder.pass(group: group, contract: contract.name, count: stop.cases, seconds: seconds)
+            recorder.note("\(contract.name): stopped after \(stop.cases) cases (cancelled)")
         }
     }
 

@@ -117,14 +117,19 @@ let package = Package(
             name: "PetSpotPropertyEngineTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
+        // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
+        .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),
         .testTarget(
             name: "PetSpotPropertyEngineXCTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
+        // Depends on the executable so that its process tests (signals, descriptor exhaustion)
+        // find `petspot-contracts` built beside the test bundle.
         .testTarget(
             name: "PetSpotHTTPTests",
             dependencies: [
-                "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting",
+                "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
+                "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
@@ -136,12 +141,13 @@ let package = Package(
                 "PetSpotPropertyEngine", "PetSpotPropertyTesting",
             ]
         ),
-        .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+        .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotContractKit", "PetSpotFlowGenerators", "petspot-example-adapter", "petspot-contracts",
+                "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotConcurrency",
+                "petspot-example-adapter", "petspot-contracts",
             ]
         ),
         .testTarget(

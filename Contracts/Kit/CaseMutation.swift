@@ -8,15 +8,22 @@ import PetSpotJSON
 ///   in the order written, so that body order is under the case's control;
 /// - `"setRepeated"`: `{"field": {"text": "x", "count": N}}` sets a field to `text` repeated `N`
 ///   times (for bodies too large to spell out);
+/// - `"setRawJSON"`: `{"field": "1e-99999999999999999999"}` writes the field's value as this raw
+///   text, spliced into the body verbatim (JSON that the project's own parser refuses but
+///   JavaScript reads, e.g. exponents beyond any double's range); the body is then sent as text;
+/// - `"setNestedArrays"`: `{"field": 10000}` sets the field to that many nested empty arrays
+///   (`[[[...]]]`), written as text (no recursive value is ever built);
 /// - `"jsonBody"`: any JSON value sent instead of the base (an array, `{}`, a bare string);
 /// - `"rawBody"`: a string sent verbatim as the UTF-8 body (malformed JSON);
 /// - `"emptyBody": true`: a zero-length body;
 /// - `"contentType"`: the Content-Type header, or `null` to send none (default
 ///   `application/json`).
 ///
-/// `remove`, `set` and `setRepeated` apply in that order; `jsonBody`, `rawBody` and `emptyBody`
-/// replace the body and exclude each other and the editing members. The empty mutation `{}` sends
-/// the base unchanged.
+/// `remove`, `set`, `setRepeated`, `setRawJSON` and `setNestedArrays` apply in that order (the
+/// last two keep a field's place in the body, or append it); `jsonBody`, `rawBody` and
+/// `emptyBody` replace the body and exclude each other and the editing members. `emptyBody`
+/// is a zero-length body sent with `Content-Length: 0` (which production parses as `{}`), not a
+/// request without a body. The empty mutation `{}` sends the base unchanged.
 public struct CaseMutation: Sendable, Hashable {
     /// A field set to a text repeated a number of times.
     public struct RepeatedText: Sendable, Hashable {
@@ -26,6 +33,25 @@ public struct CaseMutation: Sendable, Hashable {
         public let text: String
         /// How many times.
         public let count: Int
+    }
+
+    /// A field whose value is written as raw text.
+    public struct RawValue: Sendable, Hashable {
+        /// The field to set.
+        public let field: String
+        /// The text spliced in as its value, verbatim.
+        public let text: String
+    }
+
+    /// A field set to nested empty arrays.
+    public struct NestedArrays: Sendable, Hashable {
+        /// The field to set.
+        public let field: String
+        /// How many arrays deep (1 is `[]`).
+        public let depth: Int
+
+        /// The value's text: `depth` opening then `depth` closing brackets.
+        public var text: String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
     }
 
     /// A body that replaces the base payload entirely.
@@ -47,6 +73,10 @@ public struct CaseMutation: Sendable, Hashable {
     public let set: JSONObject
     /// Fields set to repeated text.
     public let setRepeated: [RepeatedText]
+    /// Fields whose value is raw text spliced into the body.
+    public let setRawJSON: [RawValue]
+    /// Fields set to nested empty arrays.
+    public let setNestedArrays: [NestedArrays]
     /// A body replacing the base, if any.
     public let replacement: Replacement?
     /// The Content-Type header to send, `nil` for none.
@@ -78,11 +108,25 @@ public struct CaseMutation: Sendable, Hashable {
         for repeated in setRepeated {
             body[repeated.field] = .string(String(repeating: repeated.text, count: repeated.count))
         }
-        return CaseBody(content: .json(.object(body)), contentType: contentType)
+        let spliced = setRawJSON.map { ($0.field, $0.text) } + setNestedArrays.map { ($0.field, $0.text) }
+        guard !spliced.isEmpty else { return CaseBody(content: .json(.object(body)), contentType: contentType) }
+        var rawValues: [String: String] = [:]
+        for (field, text) in spliced {
+            if !body.contains(key: field) { body[field] = .null }
+            rawValues[field] = text
+        }
+        var text = "{"
+        for (index, member) in body.members.enumerated() {
+            if index > 0 { text += "," }
+            text += JSONValue.string(member.key).serialized() + ":" + (rawValues[member.key] ?? member.value.serialized())
+        }
+        return CaseBody(content: .raw(text + "}"), contentType: contentType)
     }
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> CaseMutation {
-        try node.requireOnlyKeys(["remove", "set", "setRepeated", "jsonBody", "rawBody", "emptyBody", "contentType"])
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> CaseMutation {
+        try node.requireOnlyKeys([
+            "remove", "set", "setRepeated", "setRawJSON", "setNestedArrays", "jsonBody", "rawBody", "emptyBody", "contentType",
+        ])
         let remove = try node.optionalMember("remove")?.stringList() ?? []
         let set = try node.optionalMember("set")?.object() ?? JSONObject()
         var repeated: [RepeatedText] = []
@@ -96,6 +140,22 @@ public struct CaseMutation: Sendable, Hashable {
                 repeated.append(RepeatedText(field: field, text: text, count: count))
             }
         }
+        var rawValues: [RawValue] = []
+        if let rawNode = try node.optionalMember("setRawJSON") {
+            for (field, value) in try rawNode.object().members {
+                rawValues.append(RawValue(field: field, text: try rawNode.child(key: field, value: value).nonEmptyString()))
+            }
+        }
+        var nested: [NestedArrays] = []
+        if let nestedNode = try node.optionalMember("setNestedArrays") {
+            for (field, value) in try nestedNode.object().members {
+                let depth = try nestedNode.child(key: field, value: value).int(in: 1...(maxRepeatedBytes / 2))
+                guard !rawValues.contains(where: { $0.field == field }) else {
+                    throw nestedNode.error("\(field) is set by both setRawJSON and setNestedArrays")
+                }
+                nested.append(NestedArrays(field: field, depth: depth))
+            }
+        }
         var replacements: [(String, Replacement)] = []
         if let json = try node.optionalMember("jsonBody") { replacements.append(("jsonBody", .json(json.value))) }
         if let raw = try node.optionalMember("rawBody") { replacements.append(("rawBody", .raw(try raw.string()))) }
@@ -106,16 +166,16 @@ public struct CaseMutation: Sendable, Hashable {
         if replacements.count > 1 {
             throw node.error("\(replacements.map(\.0).joined(separator: " and ")) exclude each other")
         }
-        if let first = replacements.first, !remove.isEmpty || !set.isEmpty || !repeated.isEmpty {
-            throw node.error("\(first.0) replaces the body and cannot be combined with remove, set or setRepeated")
+        if let first = replacements.first, !remove.isEmpty || !set.isEmpty || !repeated.isEmpty || !rawValues.isEmpty || !nested.isEmpty {
+            throw node.error("\(first.0) replaces the body and cannot be combined with remove, set, setRepeated, setRawJSON or setNestedArrays")
         }
         var contentType: String? = jsonContentType
         if let typeNode = try node.optionalMember("contentType") {
             contentType = typeNode.value.isNull ? nil : try typeNode.nonEmptyString()
         }
         return CaseMutation(
-            remove: remove, set: set, setRepeated: repeated, replacement: replacements.first?.1,
-            contentType: contentType)
+            remove: remove, set: set, setRepeated: repeated, setRawJSON: rawValues, setNestedArrays: nested,
+            replacement: replacements.first?.1, contentType: contentType)
     }
 }
 

@@ -57,7 +57,7 @@ public struct ExpectedResponse: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> ExpectedResponse {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> ExpectedResponse {
         try node.requireOnlyKeys(["status", "code", "field"])
         let status = try node.member("status").int(in: 100...599)
         let code = try node.optionalMember("code")?.nonEmptyString()

@@ -49,6 +49,10 @@ public struct NegativeCase: Sendable, Hashable, Identifiable {
     public let inferred: Bool
     /// Why the expectation is what it is, where the doc needed reading.
     public let note: String?
+    /// Set when production's answer (``expected``) is a known backend defect, saying what the
+    /// defect is; ``strictExpected`` then holds the sane answer. A runner reports a production
+    /// that answers ``expected`` as conforming, and may list the defect.
+    public let knownProductionDefect: String?
 
     /// The answer expected from a backend of the given profile.
     public func expected(for profile: BackendProfile) -> ExpectedResponse {
@@ -70,10 +74,10 @@ public struct NegativeCase: Sendable, Hashable, Identifiable {
         try mutation.apply(to: base)
     }
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> NegativeCase {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> NegativeCase {
         try node.requireOnlyKeys([
             "id", "description", "setup", "mutation", "expected", "strictExpected", "createRequestSchema",
-            "inferred", "note",
+            "inferred", "note", "knownProductionDefect",
         ])
         let id = try node.member("id").slug()
         var setup: Setup?
@@ -90,27 +94,31 @@ public struct NegativeCase: Sendable, Hashable, Identifiable {
             }
             verdict = known
         }
+        let expected = try ExpectedResponse.decode(node.member("expected"))
+        let strictExpected = try node.optionalMember("strictExpected").map { (n) throws(CatalogDecodingError) in try ExpectedResponse.decode(n) }
         return NegativeCase(
             id: id,
             description: try node.member("description").nonEmptyString(),
             setup: setup,
             mutation: try CaseMutation.decode(node.member("mutation")),
-            expected: try ExpectedResponse.decode(node.member("expected")),
-            strictExpected: try node.optionalMember("strictExpected").map { (n) throws(CatalogDecodingError) in try ExpectedResponse.decode(n) },
+            expected: expected,
+            strictExpected: strictExpected,
             createRequestSchema: verdict,
             inferred: try node.optionalMember("inferred")?.bool() ?? false,
-            note: try node.optionalMember("note")?.nonEmptyString())
+            note: try node.optionalMember("note")?.nonEmptyString(),
+            knownProductionDefect: try node.knownProductionDefect(expected: expected, strictExpected: strictExpected))
     }
 }
 
 /// The catalog of negative create requests (`catalog/create-negative-cases.json`).
 ///
-/// A versioned document: `version` (this kit reads 1), `basePayload` (a valid `MISSING` payload with
+/// A versioned document: `version` (this kit reads 1 and 2), `basePayload` (a valid `MISSING` payload with
 /// every optional field) and `cases`. Ids are unique; decoding refuses unknown keys anywhere, so a
 /// misspelt `strictExpected` is an error, not a silently ignored line.
 public struct CaseCatalog: Sendable, Hashable {
-    /// The newest catalog version this kit reads.
-    public static let supportedVersion = 1
+    /// The newest catalog version this kit reads (2 added `knownProductionDefect` and the
+    /// `setRawJSON` and `setNestedArrays` mutations).
+    public static let supportedVersion = 2
 
     /// The document's version.
     public let version: Int
@@ -124,7 +132,7 @@ public struct CaseCatalog: Sendable, Hashable {
     ///
     /// - Throws: ``CatalogDecodingError`` naming the key path of the first problem.
     public init(json: JSONValue) throws(CatalogDecodingError) {
-        let root = _CatalogNode(root: json)
+        let root = CatalogNode(root: json)
         try root.requireOnlyKeys(["$comment", "version", "basePayload", "cases"])
         version = try root.catalogVersion(supported: Self.supportedVersion)
         basePayload = try root.member("basePayload").object()

@@ -103,6 +103,9 @@ public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
     public let inferred: Bool
     /// Why the expectation is what it is.
     public let note: String?
+    /// Set when production's answer (``expected``) is a known backend defect, saying what the
+    /// defect is; ``strictExpected`` then holds the sane answer.
+    public let knownProductionDefect: String?
 
     /// The answer expected from a backend of the given profile.
     public func expected(for profile: BackendProfile) -> ExpectedResponse {
@@ -112,10 +115,10 @@ public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
         }
     }
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> PhotoUploadCase {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> PhotoUploadCase {
         try node.requireOnlyKeys([
             "id", "description", "announcement", "authorization", "file", "otherParts", "expected",
-            "strictExpected", "inferred", "note",
+            "strictExpected", "inferred", "note", "knownProductionDefect",
         ])
         let targetNode = try node.member("announcement")
         let targetName = try targetNode.string()
@@ -130,6 +133,8 @@ public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
                 parts.append(FormField(name: try part.member("name").nonEmptyString(), value: try part.member("value").string()))
             }
         }
+        let expected = try ExpectedResponse.decode(node.member("expected"))
+        let strictExpected = try node.optionalMember("strictExpected").map { (n) throws(CatalogDecodingError) in try ExpectedResponse.decode(n) }
         return PhotoUploadCase(
             id: try node.member("id").slug(),
             description: try node.member("description").nonEmptyString(),
@@ -137,13 +142,14 @@ public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
             authorization: try decodeAuthorization(node.member("authorization")),
             file: fileNode.value.isNull ? nil : try PhotoFilePart.decode(fileNode),
             otherParts: parts,
-            expected: try ExpectedResponse.decode(node.member("expected")),
-            strictExpected: try node.optionalMember("strictExpected").map { (n) throws(CatalogDecodingError) in try ExpectedResponse.decode(n) },
+            expected: expected,
+            strictExpected: strictExpected,
             inferred: try node.optionalMember("inferred")?.bool() ?? false,
-            note: try node.optionalMember("note")?.nonEmptyString())
+            note: try node.optionalMember("note")?.nonEmptyString(),
+            knownProductionDefect: try node.knownProductionDefect(expected: expected, strictExpected: strictExpected))
     }
 
-    private static func decodeAuthorization(_ node: _CatalogNode) throws(CatalogDecodingError) -> Authorization {
+    private static func decodeAuthorization(_ node: CatalogNode) throws(CatalogDecodingError) -> Authorization {
         let kindNode = try node.member("kind")
         switch try kindNode.string() {
         case "none":
@@ -175,7 +181,7 @@ public struct PhotoFilePart: Sendable, Hashable {
     /// The bytes to send.
     public let content: PhotoContent
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> PhotoFilePart {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> PhotoFilePart {
         try node.requireOnlyKeys(["partName", "fileName", "contentType", "content"])
         return PhotoFilePart(
             partName: try node.member("partName").nonEmptyString(),
@@ -239,7 +245,7 @@ public struct PhotoContent: Sendable, Hashable {
         return result
     }
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> PhotoContent {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> PhotoContent {
         try node.requireOnlyKeys(["kind", "size"])
         let kindNode = try node.member("kind")
         let name = try kindNode.string()
@@ -273,8 +279,8 @@ public struct PhotoContent: Sendable, Hashable {
 
 /// The photo upload catalog (`catalog/photo-upload-cases.json`): `version` and `cases`.
 public struct PhotoUploadCatalog: Sendable, Hashable {
-    /// The newest catalog version this kit reads.
-    public static let supportedVersion = 1
+    /// The newest catalog version this kit reads (2 added `knownProductionDefect`).
+    public static let supportedVersion = 2
 
     /// The document's version.
     public let version: Int
@@ -285,7 +291,7 @@ public struct PhotoUploadCatalog: Sendable, Hashable {
     ///
     /// - Throws: ``CatalogDecodingError`` naming the key path of the first problem.
     public init(json: JSONValue) throws(CatalogDecodingError) {
-        let root = _CatalogNode(root: json)
+        let root = CatalogNode(root: json)
         try root.requireOnlyKeys(["$comment", "version", "cases"])
         version = try root.catalogVersion(supported: Self.supportedVersion)
         cases = try root.member("cases").uniqueCases(PhotoUploadCase.decode, id: \.id)

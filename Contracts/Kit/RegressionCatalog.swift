@@ -24,7 +24,7 @@ public struct RegressionCase: Sendable, Hashable, Identifiable {
     /// Why it is kept.
     public let note: String?
 
-    static func decode(_ node: _CatalogNode) throws(CatalogDecodingError) -> RegressionCase {
+    static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> RegressionCase {
         try node.requireOnlyKeys(["id", "addedOn", "origin", "kind", "input", "expected", "strictExpected", "note"])
         let addedNode = try node.member("addedOn")
         let addedOn = try addedNode.string()
@@ -75,7 +75,7 @@ public struct RegressionCatalog: Sendable, Hashable {
     ///
     /// - Throws: ``CatalogDecodingError`` naming the key path of the first problem.
     public init(json: JSONValue) throws(CatalogDecodingError) {
-        let root = _CatalogNode(root: json)
+        let root = CatalogNode(root: json)
         try root.requireOnlyKeys(["$comment", "version", "cases"])
         version = try root.catalogVersion(supported: Self.supportedVersion)
         var decoded: [RegressionCase] = []

@@ -45,8 +45,13 @@ public enum Benchmarks {
         case validator
         /// Create requests per second on loopback with keep-alive, with latency percentiles.
         case mock
-        /// Planted app defects caught by a default `check --sut`, and the time to the first failure.
-        case defects
+        /// `run`'s backend groups against each planted backend defect of the mock: caught K/N.
+        case backendDefects = "backend-defects"
+        /// Planted app defects (the example adapter's `--break`) caught by a default `check --sut`,
+        /// and the time to the first failure.
+        case appDefects = "app-defects"
+        /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
+        case challenge
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -68,7 +73,9 @@ public enum Benchmarks {
                 let payload = schemas.documents[.createRequest]["examples"]?[0] ?? .null
                 validator(contract: contract, payload: payload, seconds: seconds, emit: emit)
             case .mock: try mock(seconds: seconds, emit: emit)
-            case .defects: try DefectBenchmark.run(emit: emit)
+            case .backendDefects: plantedDefects(emit: emit)
+            case .appDefects: try DefectBenchmark.run(emit: emit)
+            case .challenge: shrinkingChallenge(emit: emit)
             }
         }
     }
@@ -99,7 +106,7 @@ public enum Benchmarks {
             for _ in 0..<500 {
                 guard let flowCase = try? generator.draw(TestCase(random: random.split())) else { continue }
                 cases += 1
-                if case .submitted(let payload) = flowCase.referenceOutcome, schema.isValid(.object(payload)) {
+                if case .submitted(let payload) = flowCase.referenceOutcome, schema.validity(of: .object(payload)) == .valid {
                     valid += 1
                 }
             }
@@ -116,7 +123,7 @@ public enum Benchmarks {
         let holds: @Sendable (JSONObject) -> Bool
     }
 
-    /// The planted bugs of issue 3: each should shrink to a report with only the required
+    /// The planted bugs of the shrinking benchmark: each should shrink to a report with only the required
     /// fields and the simplest characters.
     static let plantedBugs: [PlantedBug] = [
         PlantedBug(name: "phone_never_11_digits") { payload in

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotHTTP
 import PetSpotMockBackend
 
@@ -105,23 +106,19 @@ private final class UncheckedBox<Value>: @unchecked Sendable {
 }
 
 /// Per-thread results, merged after the run.
-private final class BenchmarkCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var latencies: [[Double]]
-    private var failures = 0
+private final class BenchmarkCollector: Sendable {
+    private let results: Locked<(latencies: [[Double]], failures: Int)>
 
-    init(_ count: Int) { latencies = Array(repeating: [], count: count) }
+    init(_ count: Int) { results = Locked((Array(repeating: [], count: count), 0)) }
 
     func record(_ index: Int, _ values: [Double], _ failed: Int) {
-        lock.lock()
-        latencies[index] = values
-        failures += failed
-        lock.unlock()
+        results.withLock { results in
+            results.latencies[index] = values
+            results.failures += failed
+        }
     }
 
     func merged() -> ([Double], Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (latencies.flatMap { $0 }, failures)
+        results.withLock { ($0.latencies.flatMap { $0 }, $0.failures) }
     }
 }

@@ -14,7 +14,9 @@ import PetSpotSchema
 /// - `{"cmd": "dialect", "dialect": URI}` → `{"ok": true}` for draft 2020-12, else `{"ok": false}`;
 /// - `{"cmd": "run", "seq": S, "case": {"schema", "registry", "tests": [{"instance"}]}}` →
 ///   `{"seq": S, "results": [{"valid": Bool}]}`, or `{"seq": S, "errored": true, "context": {...}}`
-///   when the schema does not compile;
+///   when the schema does not compile; a test whose evaluation is undecided (a pattern out of
+///   step budget, evaluation nested too deep) answers `{"errored": true, "context": {"message"}}`
+///   in its place among the results, never a verdict;
 /// - `{"cmd": "stop"}` → no reply; ``run(readLine:write:)`` returns.
 ///
 /// A line that is not valid JSON or not a known command gets an `errored` reply (with its `seq`
@@ -110,7 +112,11 @@ public enum BowtieHarness {
                 return errored(seq: seq, message: error.description)
             }
             let results: [JSONValue] = tests.map { test in
-                ["valid": .bool(compiled.isValid(test["instance"] ?? .null))]
+                switch compiled.validity(of: test["instance"] ?? .null) {
+                case .valid: ["valid": true]
+                case .invalid: ["valid": false]
+                case .undecided(let error): ["errored": true, "context": ["message": .string(error.description)]]
+                }
             }
             return ["seq": seq, "results": .array(results)]
         }

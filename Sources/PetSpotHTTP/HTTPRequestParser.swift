@@ -36,7 +36,7 @@ public struct HTTPParserLimits: Sendable, Equatable {
 /// line ends, folded headers, header text that is not UTF-8) with an ``HTTPParseError`` whose
 /// status the server answers before closing. Work is linear in the bytes received: the header
 /// terminator search and the chunk decoder resume where they stopped.
-package struct HTTPRequestParser {
+package struct HTTPRequestParser: Sendable {
     /// What ``nextRequest()`` found.
     package enum Outcome {
         /// More bytes are needed.
@@ -79,6 +79,9 @@ package struct HTTPRequestParser {
 
     /// Whether bytes of an unfinished request are buffered.
     package var hasPartialRequest: Bool { !buffer.isEmpty }
+
+    /// Whether the buffered request's header section is complete and its body is still due.
+    package var isReceivingBody: Bool { head != nil }
 
     /// Adds received bytes.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
@@ -124,7 +127,7 @@ package struct HTTPRequestParser {
             head = nil
             chunkState = nil
             continueRequested = false
-            _checkInvariants()
+            checkInvariants()
             return .request(HTTPRequest(method: current.method, target: current.target, headers: current.headers,
                                         body: body, minorVersion: current.minorVersion))
         } catch {
@@ -133,7 +136,7 @@ package struct HTTPRequestParser {
         }
     }
 
-    private func _checkInvariants() {
+    private func checkInvariants() {
         assert(scanOffset <= buffer.count, "scan offset beyond the buffer")
         assert(head != nil || chunkState == nil, "chunk state without a head")
     }

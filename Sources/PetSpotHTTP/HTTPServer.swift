@@ -6,18 +6,43 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import PetSpotConcurrency
 
-/// A small HTTP/1.1 server on POSIX sockets: one acceptor thread and one thread per connection.
+/// A small HTTP/1.1 server on POSIX sockets: one I/O thread reads and parses every connection
+/// with `poll`, and a pool of worker threads runs the handler on complete requests.
 ///
-/// It is built for loopback test traffic that may be hostile: every limit a slow or malicious
-/// client could exploit is bounded. A request must arrive complete within
-/// ``Configuration/requestTimeout`` of its first byte (else 408 and close: a half-sent request
-/// cannot hold a worker), an idle keep-alive connection is closed after
-/// ``Configuration/idleTimeout``, header and body sizes are capped (431, 413), and at most
-/// ``Configuration/maxConnections`` connections are served at once (one more is answered 503 and
-/// closed). Protocol errors are answered with ``Configuration/errorResponse`` and the connection
-/// closed; a handler that throws makes the server close the connection without answering
-/// (which is how a mock simulates a dropped connection).
+/// It is built for loopback test traffic that may be hostile, so no client can hold the server
+/// hostage:
+///
+/// - **Slow senders cost no thread.** Bytes are gathered by the I/O thread; a worker is busy
+///   while the handler runs, and afterwards waits at most 5 ms on a keep-alive connection for
+///   its next request (a busy client's next request then skips two thread hand-offs). Requests
+///   pipelined on one connection are answered in order.
+/// - **Deadlines a client cannot extend.** From the first byte of a request (whatever the byte:
+///   leading blank lines count) the header section must be complete within
+///   ``Configuration/headerTimeout`` and the whole request within
+///   ``Configuration/requestTimeout``; otherwise the answer is 408 and the connection closes.
+///   Trickling bytes does not move either deadline. A connection with no request in progress is
+///   closed after ``Configuration/idleTimeout``, and a response must be written within
+///   ``Configuration/writeTimeout`` (a client that stops reading is disconnected).
+/// - **Slots are recycled, not refused.** At most ``Configuration/maxConnections`` connections
+///   are open. When a new client arrives at the limit, the longest-idle connection is closed to
+///   make room (idle: a keep-alive connection between requests, or one silent for a second
+///   since it was accepted); if none is idle, the connection whose request has been arriving the
+///   longest (the slowest sender) is answered 503 and closed. When every connection has a
+///   request being handled or answered, or was accepted within the last second, the newcomer
+///   waits up to 100 ms for one to come back idle, then is answered 503 and closed.
+/// - **Descriptor exhaustion backs off.** When `accept` fails with EMFILE or ENFILE the server
+///   closes its longest-idle connection if it has one; otherwise it stops polling the listener
+///   for 10 ms, doubling up to 250 ms while the shortage lasts, and keeps serving the open
+///   connections meanwhile. Waiting clients are accepted once descriptors are free.
+/// - Header and body sizes are capped (431, 413); handlers run on at most
+///   ``Configuration/maxConcurrentRequests`` threads at once (more complete requests wait in
+///   order).
+///
+/// Protocol errors are answered with ``Configuration/errorResponse`` and the connection closed
+/// (the statuses are ``protocolErrorStatuses``); a handler that throws makes the server close
+/// the connection without answering (which is how a mock simulates a dropped connection).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0)) { request in
@@ -28,9 +53,8 @@ import Foundation
 /// server.stop()
 /// ```
 ///
-/// Threads block in `poll`, so the model fits a 2-core machine serving a few hundred keep-alive
-/// connections; SIGPIPE is ignored and writes use `MSG_NOSIGNAL`.
-public final class HTTPServer: @unchecked Sendable {
+/// SIGPIPE is ignored process-wide and writes use `MSG_NOSIGNAL` (`SO_NOSIGPIPE` on Darwin).
+public final class HTTPServer: Sendable {
     /// Listening address, limits and timeouts.
     public struct Configuration: Sendable {
         /// The IPv4 address to bind (loopback by default).
@@ -39,23 +63,32 @@ public final class HTTPServer: @unchecked Sendable {
         public var port: Int
         /// Header and body size limits.
         public var limits: HTTPParserLimits
-        /// Connections served at once; more are answered 503 and closed.
+        /// Connections open at once. At the limit a newcomer takes the slot of the longest-idle
+        /// connection, else of the slowest sender; when every connection is busy it is answered
+        /// 503 and closed.
         public var maxConnections: Int
-        /// Seconds from a request's first byte to its last before the server answers 408.
+        /// Seconds from a request's first byte until its header section must be complete
+        /// (then 408). Capped at ``requestTimeout``.
+        public var headerTimeout: Double
+        /// Seconds from a request's first byte until the whole request, body included, must
+        /// have arrived (then 408).
         public var requestTimeout: Double
-        /// Seconds an idle keep-alive connection is kept open.
+        /// Seconds a connection with no request in progress is kept open.
         public var idleTimeout: Double
-        /// Seconds a response write may stall on a client that does not read.
+        /// Seconds a response may take to be written to a client that reads slowly or not at all.
         public var writeTimeout: Double
+        /// Handler threads at most; further complete requests wait for one in arrival order.
+        public var maxConcurrentRequests: Int
         /// The response for a protocol error (bad request line, oversized header, timeout, ...).
         public var errorResponse: @Sendable (HTTPParseError) -> HTTPResponse
 
         /// A configuration; defaults: 127.0.0.1, port 0, 16 KiB headers, 25 MiB bodies,
-        /// 256 connections, 10 s per request, 30 s idle, 10 s write stall, plain-text errors.
+        /// 512 connections, headers within 10 s and requests within 30 s of their first byte,
+        /// 30 s idle, 10 s to write a response, 64 concurrent handlers, plain-text errors.
         public init(
             host: String = "127.0.0.1", port: Int = 0, limits: HTTPParserLimits = HTTPParserLimits(),
-            maxConnections: Int = 256, requestTimeout: Double = 10, idleTimeout: Double = 30,
-            writeTimeout: Double = 10,
+            maxConnections: Int = 512, headerTimeout: Double = 10, requestTimeout: Double = 30, idleTimeout: Double = 30,
+            writeTimeout: Double = 10, maxConcurrentRequests: Int = 64,
             errorResponse: @escaping @Sendable (HTTPParseError) -> HTTPResponse = { error in
                 HTTPResponse.plainText(status: error.status, error.reason + "\n")
             }
@@ -64,29 +97,51 @@ public final class HTTPServer: @unchecked Sendable {
             self.port = port
             self.limits = limits
             self.maxConnections = maxConnections
+            self.headerTimeout = headerTimeout
             self.requestTimeout = requestTimeout
             self.idleTimeout = idleTimeout
             self.writeTimeout = writeTimeout
+            self.maxConcurrentRequests = maxConcurrentRequests
             self.errorResponse = errorResponse
+        }
+
+        /// Why the configuration cannot be served, or `nil` when it can.
+        var problem: String? {
+            if maxConnections < 1 { return "maxConnections is \(maxConnections); it must be at least 1" }
+            if maxConcurrentRequests < 1 { return "maxConcurrentRequests is \(maxConcurrentRequests); it must be at least 1" }
+            if limits.maxHeaderBytes < 1 || limits.maxBodyBytes < 0 { return "the header and body limits must be positive" }
+            for (name, value) in [("headerTimeout", headerTimeout), ("requestTimeout", requestTimeout),
+                                  ("idleTimeout", idleTimeout), ("writeTimeout", writeTimeout)]
+            where !(value.isFinite && value > 0 && value <= 1e6) {
+                return "\(name) is \(value); it must be a number of seconds above 0 (at most 1000000)"
+            }
+            return nil
         }
     }
 
     /// Answers one request; throwing closes the connection without an answer.
     public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
+    /// Every status the server answers on its own, through ``Configuration/errorResponse``:
+    /// 400 malformed request, 408 header or request deadline passed, 413 body too large,
+    /// 417 unsupported `Expect`, 431 header section too large, 503 no connection slot,
+    /// 505 HTTP version other than 1.x. (It also sends interim `100 Continue` answers.)
+    public static let protocolErrorStatuses = [400, 408, 413, 417, 431, 503, 505]
+
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let handler: Handler
 
-    // Mutable state, guarded by `condition`.
-    private let condition = NSCondition()
-    private var listenDescriptor: Int32 = -1
-    private var wakeDescriptors: (read: Int32, write: Int32) = (-1, -1)
-    private var openConnections: Set<Int32> = []
-    private var acceptorRunning = false
-    private var stopping = false
-    private var boundPort: Int?
-    private var connectionsServed = 0
+    private struct Lifecycle {
+        /// The running instance: listener, I/O thread, workers.
+        var run: ServerRun?
+        var port: Int?
+        var isStopping = false
+        /// Whether ``runUntilTerminated(ready:)`` is waiting, so ``stop(grace:)`` must wake it.
+        var isTrappingSignals = false
+    }
+
+    private let lifecycle = Locked(Lifecycle())
 
     /// A server that is not yet listening; call ``start()``.
     public init(configuration: Configuration = Configuration(), handler: @escaping Handler) {
@@ -100,31 +155,99 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// The port being listened on, once started.
     public var port: Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        return boundPort
+        lifecycle.withLock { $0.port }
     }
 
     /// The number of connections currently open.
     public var openConnectionCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return openConnections.count
+        lifecycle.withLock { $0.run }?.openConnectionCount ?? 0
     }
 
-    /// Binds, listens and starts accepting on a background thread.
+    /// Binds, listens and starts serving on background threads.
     /// - Returns: the port listened on (the OS's choice when the configuration says 0).
-    /// - Throws: ``HTTPSocketError`` when the address is invalid or cannot be bound.
+    /// - Throws: ``HTTPSocketError`` when the configuration is invalid, the address is invalid
+    ///   or cannot be bound, or the server is still stopping.
     @discardableResult
     public func start() throws(HTTPSocketError) -> Int {
-        _Socket.ignoreSIGPIPE()
-        condition.lock()
-        defer { condition.unlock() }
-        if let boundPort { return boundPort }
-        var address = try _Socket.address(host: configuration.host, port: configuration.port)
-        let descriptor = socket(AF_INET, _Socket.streamType, 0)
+        Socket.ignoreSIGPIPE()
+        if let problem = configuration.problem {
+            throw HTTPSocketError(operation: "configure the HTTP server (\(problem))", code: 0)
+        }
+        let configuration = self.configuration
+        let handler = self.handler
+        let started: Result<Int, HTTPSocketError> = lifecycle.withLock { lifecycle in
+            if lifecycle.isStopping {
+                return .failure(HTTPSocketError(operation: "start (the server is still stopping)", code: 0))
+            }
+            if let port = lifecycle.port { return .success(port) }
+            do throws(HTTPSocketError) {
+                let (listener, port) = try Self.bindListener(host: configuration.host, port: configuration.port)
+                let run: ServerRun
+                do throws(HTTPSocketError) {
+                    run = try ServerRun(configuration: configuration, handler: handler, listener: listener)
+                } catch {
+                    Socket.closeDescriptor(listener)
+                    throw error
+                }
+                lifecycle.run = run
+                lifecycle.port = port
+                return .success(port)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try started.get()
+    }
+
+    /// Stops accepting, lets requests being handled finish and their answers be written (up to
+    /// `grace` seconds), closes every connection and the listener, and returns once the I/O
+    /// thread has ended. Safe to call more than once and from any thread.
+    public func stop(grace: Double = 5) {
+        let run: ServerRun? = lifecycle.withLock { lifecycle in
+            guard let run = lifecycle.run, !lifecycle.isStopping else { return nil }
+            lifecycle.isStopping = true
+            return run
+        }
+        guard let run else { return }
+        run.stop(grace: grace)
+        let wakeSignalWaiter = lifecycle.withLock { lifecycle in
+            lifecycle.run = nil
+            lifecycle.port = nil
+            lifecycle.isStopping = false
+            return lifecycle.isTrappingSignals
+        }
+        if wakeSignalWaiter { TerminationSignalTrap.wake() }
+    }
+
+    /// Serves until SIGINT or SIGTERM arrives (or ``stop(grace:)`` is called), then stops
+    /// cleanly and puts back the SIGINT and SIGTERM dispositions and the calling thread's signal
+    /// mask as they were before the call.
+    ///
+    /// While it runs, SIGINT and SIGTERM are caught by a handler that only wakes this thread,
+    /// and are unblocked in this thread. One call at a time per process.
+    /// - Parameter ready: called with the port once listening (print the ready line here).
+    /// - Throws: ``HTTPSocketError`` when the server cannot start, or another call is running.
+    public func runUntilTerminated(ready: (Int) -> Void) throws(HTTPSocketError) {
+        let trap = try TerminationSignalTrap.install()
+        defer { trap.restore() }
+        let port = try start()
+        let isRunning = lifecycle.withLock { lifecycle in
+            lifecycle.isTrappingSignals = true
+            return lifecycle.port != nil
+        }
+        defer { lifecycle.withLock { $0.isTrappingSignals = false } }
+        ready(port)
+        if isRunning { _ = trap.waitForSignal() }
+        stop()
+    }
+
+    // MARK: Listening
+
+    private static func bindListener(host: String, port: Int) throws(HTTPSocketError) -> (descriptor: Int32, port: Int) {
+        var address = try Socket.address(host: host, port: port)
+        let descriptor = socket(AF_INET, Socket.streamType, 0)
         guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
-        _Socket.setOption(descriptor, SOL_SOCKET, SO_REUSEADDR, 1)
+        Socket.setOption(descriptor, SOL_SOCKET, SO_REUSEADDR, 1)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -132,12 +255,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard bound == 0 else {
             let code = errno
-            close(descriptor)
-            throw HTTPSocketError(operation: "bind \(configuration.host):\(configuration.port)", code: code)
+            Socket.closeDescriptor(descriptor)
+            throw HTTPSocketError(operation: "bind \(host):\(port)", code: code)
         }
         guard listen(descriptor, 512) == 0 else {
             let code = errno
-            close(descriptor)
+            Socket.closeDescriptor(descriptor)
             throw HTTPSocketError(operation: "listen", code: code)
         }
         var actual = sockaddr_in()
@@ -145,201 +268,8 @@ public final class HTTPServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw HTTPSocketError(operation: "pipe", code: code)
-        }
-        _Socket.setNonBlocking(descriptor)
-        listenDescriptor = descriptor
-        wakeDescriptors = (pipeEnds[0], pipeEnds[1])
-        let port = Int(UInt16(bigEndian: actual.sin_port))
-        boundPort = port
-        stopping = false
-        acceptorRunning = true
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "HTTPServer.accept"
-        thread.start()
-        return port
-    }
-
-    /// Stops accepting, lets requests in progress finish (up to `grace` seconds), closes every
-    /// connection and the listener. Safe to call more than once.
-    public func stop(grace: Double = 5) {
-        condition.lock()
-        guard boundPort != nil, !stopping else {
-            condition.unlock()
-            return
-        }
-        stopping = true
-        var wake: UInt8 = 1
-        _ = write(wakeDescriptors.write, &wake, 1)
-        for descriptor in openConnections { _ = shutdown(descriptor, Int32(SHUT_RD)) }
-        let deadline = Date(timeIntervalSinceNow: grace)
-        while acceptorRunning || !openConnections.isEmpty {
-            if !condition.wait(until: deadline) { break }
-        }
-        for descriptor in openConnections { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
-        if !acceptorRunning {
-            close(listenDescriptor)
-            close(wakeDescriptors.read)
-            close(wakeDescriptors.write)
-            listenDescriptor = -1
-        }
-        boundPort = nil
-        condition.unlock()
-    }
-
-    /// Serves until SIGINT or SIGTERM arrives, then stops cleanly.
-    /// - Parameter ready: called with the port once listening (print the ready line here).
-    /// - Throws: ``HTTPSocketError`` when the server cannot start.
-    public func runUntilTerminated(ready: (Int) -> Void) throws(HTTPSocketError) {
-        let port = try start()
-        let finished = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            _ = signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { finished.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        ready(port)
-        finished.wait()
-        stop()
-        for source in sources { source.cancel() }
-    }
-
-    // MARK: Accepting
-
-    private func acceptLoop() {
-        condition.lock()
-        let listener = listenDescriptor
-        let wakeRead = wakeDescriptors.read
-        condition.unlock()
-        var descriptors = [
-            pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
-            if descriptors[1].revents != 0 || ready < 0 { break }
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { break }
-                admit(client)
-            }
-        }
-        condition.lock()
-        acceptorRunning = false
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func admit(_ client: Int32) {
-        _Socket.configureConnection(client)
-        _Socket.setNonBlocking(client)
-        condition.lock()
-        let admitted = !stopping && openConnections.count < configuration.maxConnections
-        if admitted {
-            openConnections.insert(client)
-            connectionsServed += 1
-        }
-        condition.unlock()
-        guard admitted else {
-            let refusal = configuration.errorResponse(HTTPParseError(status: 503, reason: "too many connections"))
-            try? _Socket.writeAll(client, refusal.serialized(closing: true), timeoutMilliseconds: 100)
-            close(client)
-            return
-        }
-        let thread = Thread { [self] in
-            serve(client)
-            condition.lock()
-            openConnections.remove(client)
-            close(client)
-            condition.broadcast()
-            condition.unlock()
-        }
-        thread.name = "HTTPServer.connection"
-        thread.start()
-    }
-
-    // MARK: Serving one connection
-
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
-
-    private func serve(_ descriptor: Int32) {
-        var parser = HTTPRequestParser(limits: configuration.limits)
-        let requestTimeout = Int64(configuration.requestTimeout * 1000)
-        let idleTimeout = Int64(configuration.idleTimeout * 1000)
-        let writeTimeout = Int(configuration.writeTimeout * 1000)
-        var idleSince = _Socket.monotonicMilliseconds()
-        var requestStarted: Int64? = nil
-        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-
-        func answer(_ response: HTTPResponse, closing: Bool, includeBody: Bool = true) -> Bool {
-            do {
-                try _Socket.writeAll(descriptor, response.serialized(closing: closing, includeBody: includeBody),
-                                     timeoutMilliseconds: writeTimeout)
-                return true
-            } catch {
-                return false
-            }
-        }
-
-        while true {
-            switch parser.nextRequest() {
-            case .request(let request):
-                let response: HTTPResponse
-                do {
-                    response = try handler(request)
-                } catch {
-                    return
-                }
-                let closing = !request.keepsConnectionAlive || isStopping
-                guard answer(response, closing: closing, includeBody: request.method != "HEAD"), !closing else { return }
-                requestStarted = nil
-                idleSince = _Socket.monotonicMilliseconds()
-                continue
-            case .failure(let error):
-                _ = answer(configuration.errorResponse(error), closing: true)
-                return
-            case .incomplete:
-                if parser.continueRequested {
-                    parser.acknowledgeContinue()
-                    guard (try? _Socket.writeAll(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
-                                                 timeoutMilliseconds: writeTimeout)) != nil else { return }
-                }
-            }
-            let now = _Socket.monotonicMilliseconds()
-            if parser.hasPartialRequest && requestStarted == nil { requestStarted = now }
-            let deadline = requestStarted.map { $0 + requestTimeout } ?? idleSince + idleTimeout
-            let received = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                readBuffer.withUnsafeBytes { parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }
-                continue
-            }
-            if received == 0 { return }
-            let code = errno
-            guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else { return }
-            if code == EINTR { continue }
-            let remaining = deadline - now
-            if remaining <= 0 || !_Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: Int(remaining)) {
-                if parser.hasPartialRequest {
-                    _ = answer(configuration.errorResponse(
-                        HTTPParseError(status: 408, reason: "request not complete within \(configuration.requestTimeout) s")),
-                        closing: true)
-                }
-                return
-            }
-        }
+        Socket.setNonBlocking(descriptor)
+        Socket.setCloseOnExec(descriptor)
+        return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
     }
 }

@@ -31,10 +31,11 @@ public final class RawHTTPConnection {
     /// Connects to `host:port` (IPv4).
     /// - Throws: ``HTTPSocketError`` when the connection cannot be made.
     public init(host: String = "127.0.0.1", port: Int, timeout: Double = 10) throws(HTTPSocketError) {
-        _Socket.ignoreSIGPIPE()
-        var address = try _Socket.address(host: host, port: port)
-        let descriptor = socket(AF_INET, _Socket.streamType, 0)
+        Socket.ignoreSIGPIPE()
+        var address = try Socket.address(host: host, port: port)
+        let descriptor = socket(AF_INET, Socket.streamType, 0)
         guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
+        Socket.setCloseOnExec(descriptor)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -42,11 +43,11 @@ public final class RawHTTPConnection {
         }
         guard connected == 0 else {
             let code = errno
-            _Socket.closeDescriptor(descriptor)
+            Socket.closeDescriptor(descriptor)
             throw HTTPSocketError(operation: "connect \(host):\(port)", code: code)
         }
-        _Socket.configureConnection(descriptor)
-        _Socket.setNonBlocking(descriptor)
+        Socket.configureConnection(descriptor)
+        Socket.setNonBlocking(descriptor)
         self.descriptor = descriptor
         self.timeout = timeout
         self.hostHeader = "\(host):\(port)"
@@ -57,7 +58,7 @@ public final class RawHTTPConnection {
     /// Closes the socket.
     public func close() {
         if descriptor >= 0 {
-            _Socket.closeDescriptor(descriptor)
+            Socket.closeDescriptor(descriptor)
             descriptor = -1
         }
     }
@@ -66,7 +67,7 @@ public final class RawHTTPConnection {
     /// - Throws: ``HTTPSocketError`` when the peer is gone or the write stalls past the timeout.
     public func write(_ bytes: [UInt8]) throws(HTTPSocketError) {
         guard descriptor >= 0 else { throw HTTPSocketError(operation: "write on a closed connection", code: 0) }
-        try _Socket.writeAll(descriptor, bytes, timeoutMilliseconds: Int(timeout * 1000))
+        try Socket.writeAll(descriptor, bytes, timeoutMilliseconds: Int(timeout * 1000))
     }
 
     /// Half-closes the connection: the server sees the end of the request stream, reading stays open.
@@ -108,17 +109,22 @@ public final class RawHTTPConnection {
         }
     }
 
-    /// Whether the server has closed the connection (EOF within `waitSeconds`, nothing unread).
+    /// Whether the server closes the connection within `waitSeconds` (bytes it sends before
+    /// closing are buffered for the next read); `false` when it is still open by then.
+    /// - Throws: ``HTTPSocketError`` on a socket error other than the peer closing.
     public func isClosedByPeer(waitSeconds: Double) throws(HTTPSocketError) -> Bool {
-        let deadline = _Socket.monotonicMilliseconds() + Int64(waitSeconds * 1000)
+        let deadline = Socket.monotonicMilliseconds() + Int64(waitSeconds * 1000)
         while true {
-            guard let count = try fill(deadline: deadline) else { return true }
-            if count == 0 { return false }
+            do throws(HTTPSocketError) {
+                guard try fill(deadline: deadline) != nil else { return true }
+            } catch where error == RawHTTPConnection.readTimeout {
+                return false
+            }
         }
     }
 
     private func readOneResponse() throws(HTTPSocketError) -> HTTPResponse? {
-        let deadline = _Socket.monotonicMilliseconds() + Int64(timeout * 1000)
+        let deadline = Socket.monotonicMilliseconds() + Int64(timeout * 1000)
         var headerEnd: Int? = nil
         while headerEnd == nil {
             headerEnd = RawHTTPConnection.find([0x0D, 0x0A, 0x0D, 0x0A], in: pending).map { $0 + 4 }
@@ -162,7 +168,8 @@ public final class RawHTTPConnection {
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
-    /// Reads what is available into `pending`; `nil` on EOF, 0 if `deadline` passed with nothing.
+    /// Reads what is available into `pending`: the byte count, or `nil` on EOF; throws
+    /// ``readTimeout`` when `deadline` passes with nothing.
     private func fill(deadline: Int64) throws(HTTPSocketError) -> Int? {
         guard descriptor >= 0 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -179,12 +186,15 @@ public final class RawHTTPConnection {
                 throw HTTPSocketError(operation: "recv", code: code)
             }
             if code == EINTR { continue }
-            let remaining = deadline - _Socket.monotonicMilliseconds()
-            guard remaining > 0, _Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: Int(remaining)) else {
-                throw HTTPSocketError(operation: "read timeout", code: 0)
+            let remaining = deadline - Socket.monotonicMilliseconds()
+            guard remaining > 0, Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: Int(remaining)) else {
+                throw RawHTTPConnection.readTimeout
             }
         }
     }
+
+    /// What ``fill(deadline:)`` throws when nothing arrives in time.
+    private static let readTimeout = HTTPSocketError(operation: "read timeout", code: 0)
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }

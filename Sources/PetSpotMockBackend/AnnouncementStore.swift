@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotJSON
 
 /// A photo as the mock stores it.
@@ -19,89 +20,105 @@ struct StoredAnnouncement: Sendable {
     /// The key under which the microchip number is unique, if one was given.
     let microchipKey: String?
     var photo: StoredPhoto?
+    /// The name of its file under `/images` (`{id}.{ext}`), once a photo was uploaded.
+    var photoFileName: String?
 }
 
-/// The in-memory announcement store: every operation takes one lock, so concurrent requests see
-/// a consistent store and an accepted create is never lost. The microchip uniqueness check and
-/// the insert happen under the same lock (production's pre-check can race; see the README).
-final class AnnouncementStore: @unchecked Sendable {
-    private let lock = NSLock()
-    private var records: [String: StoredAnnouncement] = [:]
-    private var microchipOwners: [String: String] = [:]
-    private var nextSequence = 0
+/// The in-memory announcement store and the `/images` files: every operation holds one lock, so
+/// concurrent requests see a consistent store and an accepted create is never lost. The insert
+/// refuses a taken microchip under the same lock, like the database's unique index (production
+/// checks first with ``isMicrochipTaken(_:)``, and two creates can both pass that check).
+///
+/// Files are kept apart from the announcements, as production keeps them on disk: the file of
+/// an announcement is written by an upload, replaced by the next one, and removed with the
+/// announcement (planted defects keep a stale or orphaned file).
+final class AnnouncementStore: Sendable {
+    private struct State {
+        var records: [String: StoredAnnouncement] = [:]
+        var microchipOwners: [String: String] = [:]
+        var files: [String: StoredPhoto] = [:]
+        var nextSequence = 0
+    }
+
+    private let state = Locked(State())
 
     /// Inserts the record built by `make` unless `microchipKey` is taken.
     /// - Returns: the stored record, or `nil` on a microchip conflict.
-    func insert(id: String, microchipKey: String?, make: (Int) -> StoredAnnouncement) -> StoredAnnouncement? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let microchipKey, microchipOwners[microchipKey] != nil { return nil }
-        let record = make(nextSequence)
-        nextSequence += 1
-        records[id] = record
-        if let microchipKey { microchipOwners[microchipKey] = id }
-        return record
+    func insert(microchipKey: String?, make: (Int) -> StoredAnnouncement) -> StoredAnnouncement? {
+        state.withLock { state in
+            if let microchipKey, state.microchipOwners[microchipKey] != nil { return nil }
+            let record = make(state.nextSequence)
+            state.nextSequence += 1
+            state.records[record.id] = record
+            if let microchipKey { state.microchipOwners[microchipKey] = record.id }
+            return record
+        }
     }
 
-    /// Whether a stored announcement uses `microchipKey`.
+    /// Whether a stored announcement uses `microchipKey` (production's pre-check).
     func isMicrochipTaken(_ microchipKey: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return microchipOwners[microchipKey] != nil
+        state.withLock { $0.microchipOwners[microchipKey] != nil }
     }
 
     func record(id: String) -> StoredAnnouncement? {
-        lock.lock()
-        defer { lock.unlock() }
-        return records[id]
+        state.withLock { $0.records[id] }
     }
 
-    /// Sets the photo and the matching representation fields; `false` when the id is gone.
-    func setPhoto(id: String, photo: StoredPhoto, photoURL: String, updatedAt: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var record = records[id] else { return false }
-        record.photo = photo
-        record.representation["photoUrl"] = .string(photoURL)
-        record.representation["updatedAt"] = .string(updatedAt)
-        records[id] = record
-        return true
+    /// Sets the photo, its `/images` file and the matching representation fields.
+    /// - Parameters:
+    ///   - overwritingFile: `false` keeps an existing file of the same name (a stale cache).
+    /// - Returns: `false` when the announcement is gone.
+    func setPhoto(id: String, photo: StoredPhoto, fileName: String, updatedAt: String, overwritingFile: Bool = true) -> Bool {
+        state.withLock { state in
+            guard var record = state.records[id] else { return false }
+            if let previous = record.photoFileName, previous != fileName { state.files[previous] = nil }
+            if overwritingFile || state.files[fileName] == nil { state.files[fileName] = photo }
+            record.photo = photo
+            record.photoFileName = fileName
+            record.representation["photoUrl"] = .string("/images/\(fileName)")
+            record.representation["updatedAt"] = .string(updatedAt)
+            state.records[id] = record
+            return true
+        }
     }
 
-    /// Removes an announcement and its photo; `false` when there was none.
-    func remove(id: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let record = records.removeValue(forKey: id) else { return false }
-        if let key = record.microchipKey { microchipOwners.removeValue(forKey: key) }
-        return true
+    /// The file served at `/images/{fileName}`, if any.
+    func file(named fileName: String) -> StoredPhoto? {
+        state.withLock { $0.files[fileName] }
     }
 
-    /// Every announcement with a photo, oldest first.
-    func withPhotos() -> [StoredAnnouncement] {
-        lock.lock()
-        let selected = records.values.filter { $0.photo != nil }
-        lock.unlock()
+    /// Removes an announcement and (unless `keepingFile`) its photo file.
+    /// - Returns: `false` when there was none.
+    func remove(id: String, keepingFile: Bool = false) -> Bool {
+        state.withLock { state in
+            guard let record = state.records.removeValue(forKey: id) else { return false }
+            if let key = record.microchipKey { state.microchipOwners.removeValue(forKey: key) }
+            if !keepingFile, let fileName = record.photoFileName { state.files[fileName] = nil }
+            return true
+        }
+    }
+
+    /// Every announcement (only those with a photo unless `includingPhotoless`), oldest first.
+    func announcements(includingPhotoless: Bool = false) -> [StoredAnnouncement] {
+        let selected = state.withLock { state in
+            includingPhotoless ? Array(state.records.values) : state.records.values.filter { $0.photo != nil }
+        }
         return selected.sorted { $0.sequence < $1.sequence }
     }
 
     var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return records.count
+        state.withLock { $0.records.count }
     }
 
     var allIdentifiers: [String] {
-        lock.lock()
-        let all = records.values.sorted { $0.sequence < $1.sequence }.map(\.id)
-        lock.unlock()
-        return all
+        announcements(includingPhotoless: true).map(\.id)
     }
 
     func removeAll() {
-        lock.lock()
-        records.removeAll()
-        microchipOwners.removeAll()
-        lock.unlock()
+        state.withLock { state in
+            state.records.removeAll()
+            state.microchipOwners.removeAll()
+            state.files.removeAll()
+        }
     }
 }

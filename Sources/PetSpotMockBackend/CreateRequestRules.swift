@@ -1,5 +1,5 @@
-import PetSpotJSON
 import PetSpotContractKit
+import PetSpotJSON
 
 /// The field rules of `POST /api/v1/announcements`, one entry per field, in the order in which
 /// backend-contract.md says problems are reported: petName, species, breed, sex, age,
@@ -36,7 +36,8 @@ struct CreateFieldRule {
 }
 
 /// Validates a create body against the rule table, reporting the first problem in the
-/// documented order.
+/// documented order: the fields in table order, then the first unknown key in body order, then
+/// the contact rule (planted defects may change the order or skip a rule).
 struct CreateRequestValidator {
     /// The rule table, in reporting order.
     static let rules: [CreateFieldRule] = [
@@ -59,95 +60,101 @@ struct CreateRequestValidator {
     /// The names of the accepted keys.
     static let knownKeys: Set<String> = Set(rules.map(\.name))
 
-    let profile: BackendProfile
+    let behaviour: MockBehaviour
     /// The server's current instant, in milliseconds since 1970 (for the future-date rule).
     let nowMilliseconds: Int64
 
+    private var profile: BackendProfile { behaviour.profile }
+
     /// The first problem with `body`, or `nil` when it is acceptable.
-    func firstProblem(in body: JSONObject) -> MockError? {
+    func firstProblem(in body: JSONObject) -> MockProblem? {
+        if behaviour.has(.createContactBeforeFields), let problem = contactProblem(body) { return problem }
+        if behaviour.has(.createUnknownKeyFirst), let problem = unknownKeyProblem(body) { return problem }
         for rule in CreateRequestValidator.rules {
             if let problem = check(rule, body[rule.name]) { return problem }
         }
-        for key in body.keys where !CreateRequestValidator.knownKeys.contains(key) {
-            return MockError(400, "INVALID_FIELD", "Unknown field '\(key)'", field: key)
-        }
-        if body["email"] == nil && body["phone"] == nil {
-            return MockError(400, "MISSING_CONTACT", "At least one contact method (email or phone) is required",
-                             field: "contact")
-        }
+        if let problem = unknownKeyProblem(body) { return problem }
+        return contactProblem(body)
+    }
+
+    private func unknownKeyProblem(_ body: JSONObject) -> MockProblem? {
+        for key in body.keys where !CreateRequestValidator.knownKeys.contains(key) { return .unknownKey(key) }
         return nil
     }
 
-    private func invalid(_ field: String, _ message: String) -> MockError {
-        MockError(400, "INVALID_FORMAT", message, field: field)
+    private func contactProblem(_ body: JSONObject) -> MockProblem? {
+        guard !behaviour.has(.createContactUnchecked) else { return nil }
+        return body["email"] == nil && body["phone"] == nil ? .missingContact : nil
     }
 
     /// Checks one field; `value` is `nil` when the key is absent.
-    func check(_ rule: CreateFieldRule, _ value: JSONValue?) -> MockError? {
+    func check(_ rule: CreateFieldRule, _ value: JSONValue?) -> MockProblem? {
         let name = rule.name
         guard let value else {
             switch rule.kind {
-            case .requiredText, .requiredNumber, .requiredPastDate, .requiredEnumeration:
-                return MockError(400, "MISSING_VALUE", "\(name) is required", field: name)
-            default:
-                return nil
+            case .requiredText, .requiredNumber, .requiredPastDate, .requiredEnumeration: return .fieldAbsent(name)
+            default: return nil
             }
+        }
+        func wrongType(_ expected: String) -> MockProblem {
+            .fieldWrongType(name, expected: expected, received: JavaScript.zodTypeName(value))
         }
         switch rule.kind {
         case .optionalText:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            if profile == .strict && JavaScript.trim(text).isEmpty {
-                return invalid(name, "\(name) must not be empty or blank")
-            }
+            guard case .string(let text) = value else { return wrongType("string") }
+            if profile == .strict && JavaScript.trim(text).isEmpty { return .fieldRule(name, .optionalTextBlank) }
+            if behaviour.has(.createEmptyOptionalRefused) && text.isEmpty { return .fieldRule(name, .optionalTextBlank) }
             return nil
         case .requiredText:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            if JavaScript.trim(text).isEmpty { return MockError(400, "MISSING_VALUE", "\(name) is required", field: name) }
-            return nil
+            guard case .string(let text) = value else { return wrongType("string") }
+            return JavaScript.trim(text).isEmpty ? .fieldBlank(name) : nil
         case .optionalPositiveInteger:
-            // JavaScript sees the nearest double (1.0 and 1e0 are the integer 1).
-            guard case .number(let number) = value, number.doubleValue.isFinite,
-                  number.doubleValue == number.doubleValue.rounded(), number.doubleValue >= 1
-            else { return invalid(name, "\(name) must be an integer of at least 1") }
-            return nil
+            // JavaScript sees the nearest double (1.0 and 1e0 are the integer 1); zod checks
+            // the integer rule before the positive one.
+            guard case .number(let number) = value else { return wrongType("number") }
+            let double = number.doubleValue
+            guard double.isFinite, double == double.rounded() else {
+                return .fieldWrongType(name, expected: "integer", received: "float")
+            }
+            return double >= 1 ? nil : .fieldRule(name, .agePositive)
         case .optionalDigits:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
+            guard case .string(let text) = value else { return wrongType("string") }
             let trimmed = JavaScript.trim(text)
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return invalid(name, "\(name) must contain only digits")
+                return .fieldRule(name, .microchipDigits)
             }
+            if behaviour.has(.createMicrochipMax15) && trimmed.utf8.count > 15 { return .fieldRule(name, .microchipTooLong) }
             return nil
         case .requiredNumber(let minimum, let maximum):
-            guard case .number(let number) = value else { return invalid(name, "\(name) must be a number") }
-            guard number.doubleValue >= Double(minimum), number.doubleValue <= Double(maximum) else {
-                return invalid(name, "\(name) must be between \(minimum) and \(maximum)")
+            guard case .number(let number) = value else { return wrongType("number") }
+            let double = number.doubleValue
+            let isLatitude = name == "locationLatitude"
+            if double < Double(minimum) {
+                return .fieldRule(name, isLatitude ? .latitudeRange(belowMinimum: true) : .longitudeRange(belowMinimum: true))
+            }
+            if double > Double(maximum) {
+                return .fieldRule(name, isLatitude ? .latitudeRange(belowMinimum: false) : .longitudeRange(belowMinimum: false))
             }
             return nil
         case .optionalEmail:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            guard CreateRequestValidator.isEmail(JavaScript.trim(text)) else {
-                return invalid(name, "\(name) must be a valid email address")
-            }
-            return nil
+            guard case .string(let text) = value else { return wrongType("string") }
+            return CreateRequestValidator.isEmail(JavaScript.trim(text)) ? nil : .fieldRule(name, .emailFormat)
         case .optionalPhone:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else {
-                return invalid(name, "\(name) must contain at least one digit")
-            }
-            return nil
+            guard case .string(let text) = value else { return wrongType("string") }
+            return text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) ? nil : .fieldRule(name, .phoneFormat)
         case .requiredPastDate:
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            guard let milliseconds = JavaScript.dateOnlyMilliseconds(JavaScript.trim(text)) else {
-                return invalid(name, "\(name) must be a valid date in YYYY-MM-DD format")
-            }
-            guard milliseconds <= nowMilliseconds else { return invalid(name, "\(name) must not be in the future") }
-            return nil
+            guard case .string(let text) = value else { return wrongType("string") }
+            let trimmed = JavaScript.trim(text)
+            guard JavaScript.isDateOnlyPattern(trimmed) else { return .fieldRule(name, .dateFormat) }
+            guard let milliseconds = JavaScript.dateOnlyMilliseconds(trimmed) else { return .fieldRule(name, .dateUnparseable) }
+            if behaviour.has(.createDateNoRollover), !JavaScript.isDayWithinMonth(trimmed) { return .fieldRule(name, .dateNotInMonth) }
+            return milliseconds <= nowMilliseconds ? nil : .fieldRule(name, .dateInFuture)
         case .requiredEnumeration(let allowed):
-            guard case .string(let text) = value else { return invalid(name, "\(name) must be a string") }
-            guard allowed.contains(JavaScript.trim(text)) else {
-                return invalid(name, "\(name) must be one of \(allowed.joined(separator: ", "))")
-            }
-            return nil
+            guard case .string(let text) = value else { return wrongType("string") }
+            let trimmed = JavaScript.trim(text)
+            let accepted = behaviour.has(.createStatusCaseInsensitive)
+                ? allowed.contains(trimmed.uppercased()) : allowed.contains(trimmed)
+            return accepted ? nil : .fieldRule(name, .statusValue(received: trimmed))
         }
     }
 

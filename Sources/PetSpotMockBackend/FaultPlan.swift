@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 
 /// Why a fault specification was refused, naming the offending token.
 public struct FaultPlanParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -165,23 +166,21 @@ struct FaultDecision: Equatable {
 }
 
 /// The seeded generator that applies a ``FaultPlan``, one decision per request, thread-safe.
-final class FaultInjector: @unchecked Sendable {
+final class FaultInjector: Sendable {
     let plan: FaultPlan
-    private let lock = NSLock()
-    private var state: UInt64
+    private let state: Locked<UInt64>
 
     init(plan: FaultPlan) {
         self.plan = plan
-        self.state = plan.seed
+        self.state = Locked(plan.seed)
     }
 
     /// Draws the next decision (exactly two generator steps).
     func nextDecision() -> FaultDecision {
         if plan.isEmpty { return FaultDecision(delayMilliseconds: 0, outcome: nil) }
-        lock.lock()
-        let first = FaultInjector.unitInterval(FaultInjector.splitMix(&state))
-        let second = FaultInjector.unitInterval(FaultInjector.splitMix(&state))
-        lock.unlock()
+        let (first, second) = state.withLock { state in
+            (FaultInjector.unitInterval(FaultInjector.splitMix(&state)), FaultInjector.unitInterval(FaultInjector.splitMix(&state)))
+        }
         var outcome: FaultPlan.Outcome? = nil
         var cumulative = 0.0
         for entry in plan.outcomes {

@@ -6,6 +6,33 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// The extension used in the announcement's `photoUrl` (`/images/{id}.{ext}`).
     public var fileExtension: String { rawValue }
 
+    /// The Content-Type `/images` serves a file of this extension with.
+    public var mediaType: String { "image/\(rawValue)" }
+
+    /// The format a declared Content-Type names (`image/png`, `image/jpg`), or `nil`.
+    static func declared(_ contentType: String?) -> ImageFormat? {
+        guard let contentType else { return nil }
+        let mediaType = (contentType.split(separator: ";").first ?? "").trimmingASCIIWhitespace().lowercased()
+        guard mediaType.hasPrefix("image/") else { return nil }
+        let subtype = mediaType.dropFirst(6)
+        return subtype == "jpg" ? .jpeg : ImageFormat(rawValue: String(subtype))
+    }
+
+    /// Whether PNG `bytes` are an animated PNG: an `acTL` chunk comes before the first `IDAT`
+    /// (walking the chunks after the signature; a chunk that runs past the end stops the walk).
+    public static func isAnimatedPNG(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var offset = bytes.startIndex + 8
+        while offset + 8 <= bytes.endIndex {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = Array(bytes[(offset + 4)..<(offset + 8)])
+            if type == Array("IDAT".utf8) { return false }
+            if type == Array("acTL".utf8) { return true }
+            // Length, type, data and CRC.
+            offset += 12 + length
+        }
+        return false
+    }
+
     /// The format whose signature `bytes` start with, or `nil` when none matches.
     ///
     /// JPEG `FF D8 FF`; PNG `89 50 4E 47 0D 0A 1A 0A`; GIF `GIF87a`/`GIF89a`; WebP `RIFF....WEBP`;

@@ -1,5 +1,8 @@
+import PetSpotJSON
+
 /// Bits of JavaScript's semantics the production backend (Node.js) applies and the mock must
-/// reproduce: `String.prototype.trim`, `Number.prototype.toString`, and `Date` for `YYYY-MM-DD`.
+/// reproduce: `String.prototype.trim`, `Number.prototype.toString`, `parseFloat`,
+/// `decodeURIComponent`, zod's type names, and `Date` for `YYYY-MM-DD`.
 enum JavaScript {
     /// Whether a UTF-16 unit is JavaScript white space or a line terminator (what `trim` and
     /// `\s` remove/match).
@@ -101,6 +104,31 @@ enum JavaScript {
         return numerator % denominator < 0 ? quotient - 1 : quotient
     }
 
+    /// Whether `text` matches `^\d{4}-\d{2}-\d{2}$` (ASCII digits).
+    static func isDateOnlyPattern(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 7 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte >= 0x30 && byte <= 0x39 else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether the day of a `YYYY-MM-DD` date (month 01-12) exists in its month (no rollover).
+    static func isDayWithinMonth(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard isDateOnlyPattern(text) else { return false }
+        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(bytes[$1] - 0x30) } }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        guard (1...12).contains(month) else { return false }
+        let length = month == 12 ? 31 : monthStart(month + 1, leap: isLeapYear(year)) - monthStart(month, leap: isLeapYear(year))
+        return (1...length).contains(day)
+    }
+
     /// `new Date("YYYY-MM-DD").getTime()` as V8 computes it: the text must match
     /// `^\d{4}-\d{2}-\d{2}$`, the month be 01-12 and the day 01-31; a day past the month's end
     /// rolls over into the next month (2025-02-30 is March 2). `nil` for an Invalid Date.
@@ -136,5 +164,116 @@ enum JavaScript {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+    }
+
+    /// `parseFloat(text)`: leading white space skipped, then the longest prefix that is a
+    /// decimal literal (`-1.5e3`, `.5`, `7.`) or `Infinity`, with an optional sign; `nan` when
+    /// there is none (`"abc"`, `""`, `"0x10"` is 0). `lat=50.06abc` reads as 50.06.
+    static func parseFloat(_ text: String) -> Double {
+        parseFloatPrefix(text).value
+    }
+
+    /// `parseFloat` with the length of text it consumed after the leading white space, and
+    /// whether that white space and any trailing text were absent (the whole text is a number,
+    /// as `Number()` would also read it, apart from hexadecimal and empty input).
+    static func parseFloatPrefix(_ text: String) -> (value: Double, isWholeText: Bool) {
+        let units = Array(text.utf16)
+        var index = 0
+        while index < units.count && isWhitespace(units[index]) { index += 1 }
+        let start = index
+        var negative = false
+        if index < units.count && (units[index] == 0x2B || units[index] == 0x2D) {
+            negative = units[index] == 0x2D
+            index += 1
+        }
+        let infinity = Array("Infinity".utf16)
+        if units.count - index >= infinity.count && Array(units[index..<(index + infinity.count)]) == infinity {
+            index += infinity.count
+            return (negative ? -.infinity : .infinity, start == 0 && index == units.count)
+        }
+        func isDigit(_ unit: UInt16) -> Bool { unit >= 0x30 && unit <= 0x39 }
+        func digits(from position: Int) -> Int {
+            var end = position
+            while end < units.count && isDigit(units[end]) { end += 1 }
+            return end - position
+        }
+        let integerCount = digits(from: index)
+        let integerDigits = String(decoding: units[index..<(index + integerCount)], as: UTF16.self)
+        index += integerCount
+        var fractionDigits = ""
+        if index < units.count && units[index] == 0x2E {
+            let count = digits(from: index + 1)
+            if integerCount > 0 || count > 0 {
+                fractionDigits = String(decoding: units[(index + 1)..<(index + 1 + count)], as: UTF16.self)
+                index += 1 + count
+            }
+        }
+        guard integerCount > 0 || !fractionDigits.isEmpty else { return (.nan, false) }
+        var exponent = ""
+        if index < units.count && (units[index] == 0x65 || units[index] == 0x45) {
+            var position = index + 1
+            var sign = ""
+            if position < units.count && (units[position] == 0x2B || units[position] == 0x2D) {
+                sign = units[position] == 0x2D ? "-" : "+"
+                position += 1
+            }
+            let count = digits(from: position)
+            if count > 0 {
+                exponent = "e" + sign + String(decoding: units[position..<(position + count)], as: UTF16.self)
+                index = position + count
+            }
+        }
+        let literal = (negative ? "-" : "") + (integerDigits.isEmpty ? "0" : integerDigits) + "."
+            + (fractionDigits.isEmpty ? "0" : fractionDigits) + exponent
+        return (Double(literal) ?? .nan, start == 0 && index == units.count)
+    }
+
+    /// `decodeURIComponent(text)`, or `nil` where JavaScript throws a `URIError`: a `%` not
+    /// followed by two hexadecimal digits, or escapes that do not form UTF-8
+    /// (`%E0%A4%A`, `%FF`, an encoded surrogate).
+    static func decodeURIComponent(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "%")) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+            output.append(high << 4 | low)
+            index += 3
+        }
+        return validUTF8String(output)
+    }
+
+    /// The text of `bytes` when they are well-formed UTF-8 (no overlongs, no surrogates, as
+    /// JavaScript's decoders require), else `nil`.
+    static func validUTF8String(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    /// The type name zod reports for a JSON value (`Expected string, received null`).
+    static func zodTypeName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number(let number): number.doubleValue.isNaN ? "nan" : "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON
-import PetSpotContractKit
 
 /// The transport failure an in-process mock reports for an injected dropped connection.
 public enum MockTransportError: Error, Sendable, Equatable {
@@ -11,22 +11,26 @@ public enum MockTransportError: Error, Sendable, Equatable {
 
 /// A stand-in for the PetSpot announcements backend that answers as backend-contract.md says.
 ///
-/// It serves every documented route — create, photo upload, list with a location filter,
-/// details, admin delete, health — from a thread-safe in-memory store, in one of two profiles:
-/// ``BackendProfile/strict`` (the default: empty or blank strings are rejected in every field and
-/// malformed JSON is a 400) or ``BackendProfile/production`` (exactly what production accepts and
-/// answers). Use it in-process, without sockets:
+/// It serves every documented route — create, photo upload, `/images`, list with a location
+/// filter, details, admin delete, health — and the behaviour every route shares (CORS and the
+/// `OPTIONS` preflight, `HEAD`, gzip and deflate request bodies, charsets, malformed
+/// percent-encoding) from a thread-safe in-memory store, in one of two profiles:
+/// ``BackendProfile/strict`` (the default: empty or blank optional strings are refused,
+/// malformed JSON is a 400, clear messages naming the field) or ``BackendProfile/production``
+/// (exactly what production accepts and answers, its messages and defects included). Use it
+/// in-process, without sockets:
 ///
 /// ```swift
 /// let backend = MockBackend()
-/// let response = try backend.handle(HTTPRequest(
+/// let response = backend.answer(HTTPRequest(
 ///     method: "POST", target: "/api/v1/announcements",
 ///     headers: ["Content-Type": "application/json"], body: Array(json.utf8)))
 /// response.status   // 201
 /// ```
 ///
 /// or over HTTP with ``MockHTTPServer``. A ``FaultPlan`` makes a seeded share of requests fail
-/// (5xx, delay, dropped connection) to exercise clients' retry logic.
+/// (5xx, delay, dropped connection) to exercise clients' retry logic; ``MockDefect``s plant
+/// realistic backend bugs to measure a contract runner's power to find them.
 ///
 /// Invariants: an answered create is stored until deleted; the management password exists only
 /// in the 201 answer (the store keeps a salted SHA-256); microchip uniqueness is checked and
@@ -36,17 +40,22 @@ public final class MockBackend: Sendable {
     /// The admin token accepted by the delete routes unless another is configured.
     public static let defaultAdminToken = "petspot-admin-token"
     /// Largest create body accepted (100 KB as Express's JSON parser counts: 102,400 bytes).
-    public static let maxCreateBodyBytes = 100 * 1024
+    public static let maxCreateBodyBytes = RequestBodyReader.maxJSONBodyBytes
     /// Largest photo accepted is one byte below this (20 MiB).
     public static let photoSizeLimit = 20 * 1024 * 1024
+    /// The methods an `OPTIONS` preflight allows (the `cors` package's default list).
+    public static let allowedMethods = "GET,HEAD,PUT,PATCH,POST,DELETE"
 
     /// The profile answered.
     public let profile: BackendProfile
+    /// The planted defects (none by default).
+    public let defects: Set<MockDefect>
     /// The raw `Authorization` value the delete routes accept.
     public let adminToken: String
     /// The fault plan applied by ``handle(_:)`` and ``respond(to:)``.
     public let faults: FaultPlan
 
+    private let behaviour: MockBehaviour
     private let clock: @Sendable () -> Date
     private let store = AnnouncementStore()
     private let injector: FaultInjector
@@ -56,14 +65,17 @@ public final class MockBackend: Sendable {
     ///   - profile: `strict` (default) or `production`.
     ///   - adminToken: the token the delete routes accept.
     ///   - faults: which requests to fail; none by default.
+    ///   - defects: the backend bugs to plant; none by default.
     ///   - clock: the server's current instant (timestamps, the future-date rule).
     public init(
         profile: BackendProfile = .strict, adminToken: String = MockBackend.defaultAdminToken,
-        faults: FaultPlan = .none, clock: @escaping @Sendable () -> Date = { Date() }
+        faults: FaultPlan = .none, defects: Set<MockDefect> = [], clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.profile = profile
+        self.defects = defects
         self.adminToken = adminToken
         self.faults = faults
+        self.behaviour = MockBehaviour(profile: profile, defects: defects)
         self.clock = clock
         self.injector = FaultInjector(plan: faults)
     }
@@ -88,16 +100,18 @@ public final class MockBackend: Sendable {
 
     /// Answers `request` as the backend would, ignoring the fault plan.
     public func answer(_ request: HTTPRequest) -> HTTPResponse {
+        let response: HTTPResponse
         do {
-            return try route(request)
+            response = try dispatch(request)
         } catch {
-            return error.response
+            response = errorResponse(error, to: request)
         }
+        return finish(response, for: request)
     }
 
     private func faultDecision(for request: HTTPRequest) -> FaultDecision? {
         if faults.isEmpty { return nil }
-        if request.method == "GET" && matchRoute(request.path) == .health { return nil }
+        if request.method == "GET" && (try? router.route(for: request.target)) == .health { return nil }
         return injector.nextDecision()
     }
 
@@ -114,8 +128,46 @@ public final class MockBackend: Sendable {
             case 504: "GATEWAY_TIMEOUT"
             default: "INJECTED_FAULT"
             }
-            return MockError(status, code, "Injected fault: status \(status)").response
+            return finish(MockError(status, code, "Injected fault: status \(status)").response, for: request)
         }
+    }
+
+    /// What every answer shares: the CORS header, error Content-Type, `Content-Length` (as the
+    /// HTTP server writes it, so in-process answers carry the same headers), and no body for
+    /// `HEAD`.
+    private func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        // The mock's own answers carry neither header yet: adding them needs no search.
+        var response = response
+        if !behaviour.has(.routingNoCORS) { response.headers.add("Access-Control-Allow-Origin", "*") }
+        if response.status >= 400 && behaviour.has(.routingErrorsTextPlain) {
+            response.headers.set("Content-Type", "text/plain; charset=utf-8")
+        }
+        if response.status >= 200 && response.status != 204 && response.status != 304 {
+            response.headers.add("Content-Length", String(response.body.count))
+        }
+        return request.method == "HEAD" ? response.forHeadRequest() : response
+    }
+
+    private func errorResponse(_ problem: MockProblem, to request: HTTPRequest) -> HTTPResponse {
+        if problem == .routeNotFound && behaviour.has(.routingHTML404) {
+            let method = request.method == "HEAD" ? "GET" : request.method
+            // Express's final handler escapes the path (escape-html).
+            var path = ""
+            for character in MockRouter.rawPath(of: request.target) {
+                switch character {
+                case "&": path += "&amp;"
+                case "<": path += "&lt;"
+                case ">": path += "&gt;"
+                case "\"": path += "&quot;"
+                case "'": path += "&#39;"
+                default: path.append(character)
+                }
+            }
+            let page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n"
+                + "<body>\n<pre>Cannot \(method) \(path)</pre>\n</body>\n</html>\n"
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(page.utf8))
+        }
+        return behaviour.error(problem).response
     }
 
     // MARK: Inspection (for tests)
@@ -146,59 +198,41 @@ public final class MockBackend: Sendable {
 
     // MARK: Routing
 
-    enum Route: Equatable {
-        case health
-        case announcements
-        case announcement(String)
-        case photos(String)
-        case adminAnnouncement(String)
-    }
+    var router: MockRouter { MockRouter(behaviour: behaviour) }
+    private var bodyReader: RequestBodyReader { RequestBodyReader(behaviour: behaviour) }
 
-    /// The route of a path. Strict: exact, case-sensitive paths. Production: as Express routes,
-    /// case-insensitive and with an optional trailing slash.
-    func matchRoute(_ path: String) -> Route? {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.first == "" else { return nil }
-        segments.removeFirst()
-        if profile == .production, segments.count > 1, segments.last == "" { segments.removeLast() }
-        func fixed(_ actual: String, _ expected: String) -> Bool {
-            profile == .production ? actual.lowercased() == expected : actual == expected
-        }
-        func matches(_ pattern: [String?]) -> Bool {
-            guard segments.count == pattern.count else { return false }
-            for (actual, expected) in zip(segments, pattern) {
-                if let expected {
-                    if !fixed(actual, expected) { return false }
-                } else if actual.isEmpty {
-                    return false
-                }
-            }
-            return true
-        }
-        if matches(["api", "health"]) { return .health }
-        if matches(["api", "v1", "announcements"]) { return .announcements }
-        if matches(["api", "v1", "announcements", nil]) { return .announcement(segments[3]) }
-        if matches(["api", "v1", "announcements", nil, "photos"]) { return .photos(segments[3]) }
-        if matches(["api", "admin", "v1", "announcements", nil]) { return .adminAnnouncement(segments[4]) }
-        return nil
-    }
-
-    private func route(_ request: HTTPRequest) throws(MockError) -> HTTPResponse {
-        let method = request.method
-        switch (method, matchRoute(request.path)) {
+    private func dispatch(_ request: HTTPRequest) throws(MockProblem) -> HTTPResponse {
+        if request.method == "OPTIONS" && !behaviour.has(.routingOptions404) { return preflight(request) }
+        if request.method == "HEAD" && behaviour.has(.routingHead404) { throw .routeNotFound }
+        // Express answers HEAD with the GET route.
+        let method = request.method == "HEAD" ? "GET" : request.method
+        // The JSON body parser runs for every route, before routing.
+        let jsonBody = try bodyReader.jsonBody(of: request)
+        switch (method, try router.route(for: request.target)) {
         case ("GET", .health?):
             return MockResponses.json(status: 200, .object(JSONObject([
                 (key: "status", value: "ok"), (key: "timestamp", value: .string(isoNow())),
             ])))
-        case ("POST", .announcements?): return try create(request)
+        case ("POST", .announcements?): return try create(jsonBody)
         case ("GET", .announcements?): return try list(request)
         case ("GET", .announcement(let id)?): return try details(id: id)
         case ("POST", .photos(let id)?): return try uploadPhoto(request, id: id)
         case ("DELETE", .announcement(let id)?), ("DELETE", .adminAnnouncement(let id)?):
             return try delete(request, id: id)
+        case ("GET", .image(let fileName)?): return try image(fileName: fileName)
         default:
-            throw MockError.notFound("Route \(method) \(request.path) not found")
+            throw .routeNotFound
         }
+    }
+
+    /// The `cors` package's preflight answer, for any path.
+    private func preflight(_ request: HTTPRequest) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Access-Control-Allow-Methods": MockBackend.allowedMethods]
+        if let requested = request.headers["Access-Control-Request-Headers"], !requested.isEmpty {
+            headers.add("Access-Control-Allow-Headers", requested)
+        }
+        headers.add("Vary", "Access-Control-Request-Headers")
+        return HTTPResponse(status: 204, headers: headers)
     }
 
     private func nowMilliseconds() -> Int64 {
@@ -209,87 +243,53 @@ public final class MockBackend: Sendable {
 
     // MARK: Create
 
-    private func create(_ request: HTTPRequest) throws(MockError) -> HTTPResponse {
-        guard let contentType = request.headers["Content-Type"], MockBackend.isJSONMediaType(contentType),
-              !request.body.isEmpty
-        else {
-            throw MockError(400, "MISSING_VALUE", "Request body is required (a JSON object)")
-        }
-        guard request.body.count <= MockBackend.maxCreateBodyBytes else {
-            throw MockError(413, "PAYLOAD_TOO_LARGE", "Request body larger than 100kb")
-        }
-        let body = try parseCreateBody(request.body)
+    private func create(_ body: JSONValue?) throws(MockProblem) -> HTTPResponse {
+        guard let body else { throw .bodyMissing }
+        guard case .object(let object) = body else { throw .bodyNotObject(received: JavaScript.zodTypeName(body)) }
         let now = nowMilliseconds()
-        let validator = CreateRequestValidator(profile: profile, nowMilliseconds: now)
-        if let problem = validator.firstProblem(in: body) { throw problem }
+        let validator = CreateRequestValidator(behaviour: behaviour, nowMilliseconds: now)
+        if let problem = validator.firstProblem(in: object) { throw problem }
 
-        let microchipKey: String? = body["microchipNumber"]?.stringValue.map {
+        let microchipKey: String? = object["microchipNumber"]?.stringValue.map {
             profile == .strict ? JavaScript.trim($0) : $0
         }
+        // Production checks for a duplicate first and inserts later: two concurrent creates can
+        // both pass the check, and the unique index then fails the later insert with a 500. The
+        // strict profile checks and claims atomically.
+        if profile == .production, let microchipKey, store.isMicrochipTaken(microchipKey) { throw .microchipTaken }
         let id = UUID().uuidString.lowercased()
         let password = String(UInt32.random(in: 100_000...999_999))
         let timestamp = JavaScript.isoString(milliseconds: now)
-        let representation = MockBackend.representation(of: body, id: id, timestamp: timestamp)
-        let stored = store.insert(id: id, microchipKey: microchipKey) { sequence in
+        let representation = representation(of: object, id: id, timestamp: timestamp)
+        let stored = store.insert(microchipKey: microchipKey) { sequence in
             StoredAnnouncement(id: id, sequence: sequence, representation: representation,
                                password: SaltedPasswordHash(password: password), microchipKey: microchipKey, photo: nil)
         }
         guard stored != nil else {
-            throw MockError(409, "CONFLICT", "An entity with this value already exists", field: "microchipNumber")
+            throw profile == .production ? .internalFailure("UNIQUE constraint failed: announcements.microchipNumber") : .microchipTaken
         }
         var answer = representation
         answer["managementPassword"] = .string(password)
         return MockResponses.json(status: 201, .object(answer))
     }
 
-    /// `application/json` with any parameters, case-insensitive.
-    static func isJSONMediaType(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return mediaType.trimmingASCIIWhitespace().lowercased() == "application/json"
-    }
-
-    private func parseCreateBody(_ bytes: [UInt8]) throws(MockError) -> JSONObject {
-        let value: JSONValue
-        switch profile {
-        case .strict:
-            do {
-                value = try JSONValue.parse(bytes, options: JSONParseOptions(maxDepth: 64, duplicateKeys: .reject))
-            } catch {
-                throw MockError(400, "INVALID_FORMAT", "Malformed JSON body: \(error)")
-            }
-        case .production:
-            // body-parser: a BOM is stripped, the first non-space byte must be { or [, then
-            // JSON.parse (duplicate keys keep the last value); any failure reaches the generic
-            // error handler as a 500.
-            var text = bytes[...]
-            if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-            let first = text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw MockError.internalError() }
-            do {
-                value = try JSONValue.parse(Array(text), options: JSONParseOptions(maxDepth: 512, duplicateKeys: .keepLast))
-            } catch {
-                throw MockError.internalError()
-            }
-        }
-        switch value {
-        case .object(let object): return object
-        case .array: throw MockError(400, "INVALID_FORMAT", "Request body must be a JSON object, not an array")
-        default: throw MockError(400, "INVALID_FORMAT", "Request body must be a JSON object")
-        }
-    }
-
     /// The stored form of a valid create body: text fields sanitised, strings as sent, numbers as
     /// JavaScript prints them, empty optional text and absent fields `null`.
-    static func representation(of body: JSONObject, id: String, timestamp: String) -> JSONObject {
+    func representation(of body: JSONObject, id: String, timestamp: String) -> JSONObject {
+        let trims = behaviour.has(.echoTrimmed), keepsHTML = behaviour.has(.echoHTMLKept)
         func text(_ name: String, sanitized: Bool) -> JSONValue {
-            guard let value = body[name]?.stringValue, !value.isEmpty else { return .null }
-            return .string(sanitized ? HTMLSanitizer.sanitize(value) : value)
+            guard var value = body[name]?.stringValue else { return .null }
+            if trims { value = JavaScript.trim(value) }
+            if value.isEmpty { return behaviour.has(.echoEmptyStringKept) && !trims ? .string("") : .null }
+            return .string(sanitized && !keepsHTML ? HTMLSanitizer.sanitize(value) : value)
         }
-        func number(_ name: String) -> JSONValue {
+        func number(_ name: String, asString: Bool = false) -> JSONValue {
             guard let value = body[name]?.numberValue else { return .null }
             let literal = JavaScript.numberText(value.doubleValue)
+            if asString { return .string(literal) }
             return .number(JSONNumber(literal: literal) ?? JSONNumber(value.doubleValue))
         }
+        let coordinatesAsText = behaviour.has(.echoNumbersAsStrings)
         return JSONObject(uniqueMembers: [
             (key: "id", value: .string(id)),
             (key: "petName", value: text("petName", sanitized: true)),
@@ -299,8 +299,8 @@ public final class MockBackend: Sendable {
             (key: "age", value: number("age")),
             (key: "description", value: text("description", sanitized: true)),
             (key: "microchipNumber", value: text("microchipNumber", sanitized: false)),
-            (key: "locationLatitude", value: number("locationLatitude")),
-            (key: "locationLongitude", value: number("locationLongitude")),
+            (key: "locationLatitude", value: number("locationLatitude", asString: coordinatesAsText)),
+            (key: "locationLongitude", value: number("locationLongitude", asString: coordinatesAsText)),
             (key: "lastSeenDate", value: text("lastSeenDate", sanitized: false)),
             (key: "email", value: text("email", sanitized: false)),
             (key: "phone", value: text("phone", sanitized: false)),
@@ -312,74 +312,128 @@ public final class MockBackend: Sendable {
         ])
     }
 
-    // MARK: Photo upload
+    // MARK: Photo upload and /images
 
-    private func uploadPhoto(_ request: HTTPRequest, id: String) throws(MockError) -> HTTPResponse {
-        guard let credentials = MockBackend.basicCredentials(request.headers["Authorization"]) else {
-            throw MockError(401, "UNAUTHENTICATED", "Basic authentication with the management password is required")
+    private func uploadPhoto(_ request: HTTPRequest, id: String) throws(MockProblem) -> HTTPResponse {
+        if behaviour.has(.photoFileBeforeAuth) { _ = try photoFile(of: request) }
+        let password = try MockBackend.basicPassword(request.headers["Authorization"])
+        let record = store.record(id: id)
+        if behaviour.has(.photo403Before404), !(record?.password.matches(password) ?? false) { throw .wrongPassword }
+        guard let record else { throw .photoAnnouncementNotFound(id: id) }
+        guard record.password.matches(password) else { throw .wrongPassword }
+        let (file, format) = try photoFile(of: request)
+        if behaviour.has(.photoSecondUploadIgnored) && record.photo != nil {
+            return MockResponses.json(status: 201, .object(JSONObject()))
         }
-        guard let record = store.record(id: id) else { throw MockError.notFound("Announcement not found") }
-        guard record.password.matches(credentials.password) else {
-            throw MockError(403, "UNAUTHORIZED", "Invalid management password")
-        }
-        let parts: [MultipartPart]
-        if let contentType = request.headers["Content-Type"], let boundary = MultipartFormData.boundary(contentType: contentType) {
-            do {
-                parts = try MultipartFormData.parts(of: request.body, boundary: boundary)
-            } catch {
-                if profile == .production { throw MockError.internalError() }
-                throw MockError(400, "MISSING_FILE", "Malformed multipart body: \(error.reason)", field: "photo")
-            }
-        } else {
-            parts = []
-        }
-        guard let file = parts.first(where: { $0.name == "photo" && $0.filename != nil }) else {
-            throw MockError(400, "MISSING_FILE", "A file part named 'photo' is required", field: "photo")
-        }
-        guard file.body.count < MockBackend.photoSizeLimit else {
-            throw MockError(413, "PAYLOAD_TOO_LARGE", "File must be smaller than 20 MB")
-        }
-        guard let format = ImageFormat.detect(file.body) else {
-            throw MockError(400, "INVALID_FILE_FORMAT", "File is not a supported image (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)",
-                            field: "file")
-        }
-        let photoURL = "/images/\(id).\(format.fileExtension)"
-        guard store.setPhoto(id: id, photo: StoredPhoto(format: format, bytes: Array(file.body)), photoURL: photoURL,
-                             updatedAt: isoNow())
-        else { throw MockError.notFound("Announcement not found") }
+        let urlFormat = behaviour.has(.photoURLDeclaredType) ? ImageFormat.declared(file.contentType) ?? format : format
+        let photo = StoredPhoto(format: format, bytes: Array(file.body))
+        guard store.setPhoto(id: id, photo: photo, fileName: "\(id).\(urlFormat.fileExtension)", updatedAt: isoNow(),
+                             overwritingFile: !behaviour.has(.imagesStaleBytes))
+        else { throw .photoAnnouncementNotFound(id: id) }
         return MockResponses.json(status: 201, .object(JSONObject()))
     }
 
-    /// The user and password of a `Basic` Authorization value when both are non-empty.
-    static func basicCredentials(_ header: String?) -> (user: String, password: String)? {
-        guard let header else { return nil }
+    /// The one `photo` file part and its detected format, checked as the upload library and the
+    /// handler check it: part names (in body order), presence, size, then magic bytes.
+    private func photoFile(of request: HTTPRequest) throws(MockProblem) -> (MultipartPart, ImageFormat) {
+        var fileParts: [MultipartPart] = []
+        if let contentType = request.headers["Content-Type"], let boundary = MultipartFormData.boundary(contentType: contentType) {
+            let body = try bodyReader.decodedBody(of: request, limit: RequestBodyReader.maxMultipartBodyBytes)
+            do {
+                fileParts = try MultipartFormData.parts(of: body, boundary: boundary).filter(\.isFile)
+            } catch {
+                throw .multipartMalformed(error.reason)
+            }
+        }
+        let photoCount = fileParts.filter { $0.name == "photo" }.count
+        var photo: MultipartPart?
+        for part in fileParts {
+            guard part.name == "photo", photo == nil else {
+                if part.name == "photo" { throw .photoRepeated(count: photoCount) }
+                throw .photoUnexpectedPart(part.name ?? "", photoPresent: photoCount > 0)
+            }
+            photo = part
+            if part.body.count > MockBackend.photoSizeLimit
+                || part.body.count == MockBackend.photoSizeLimit && !behaviour.has(.photoSizeLimitInclusive)
+            {
+                throw .photoTooLarge
+            }
+        }
+        guard let photo else { throw .photoMissing }
+        guard let format = ImageFormat.detect(photo.body) else { throw .photoNotImage(animatedPNG: false) }
+        if format == .png && ImageFormat.isAnimatedPNG(photo.body) && !behaviour.has(.photoAPNGAccepted) {
+            throw .photoNotImage(animatedPNG: true)
+        }
+        return (photo, format)
+    }
+
+    /// The password of a `Basic` Authorization value whose user and password are non-empty.
+    /// - Throws: the 401 problem naming what is wrong with the header.
+    static func basicPassword(_ header: String?) throws(MockProblem) -> String {
+        guard let header, !header.trimmingASCIIWhitespace().isEmpty else { throw .authorizationMissing }
         let trimmed = header.trimmingASCIIWhitespace()
-        guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "basic " else { return nil }
+        guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "basic " else { throw .authorizationNotBasic }
         var token = trimmed.dropFirst(6).trimmingASCIIWhitespace()
-        guard !token.isEmpty else { return nil }
+        guard !token.isEmpty else { throw .authorizationNotBasic }
         while token.utf8.count % 4 != 0 { token += "=" }
-        guard let data = Data(base64Encoded: token) else { return nil }
+        guard let data = Data(base64Encoded: token) else { throw .authorizationNotBase64 }
         let decoded = String(decoding: data, as: UTF8.self)
-        guard let colon = decoded.firstIndex(of: ":") else { return nil }
-        let user = String(decoded[..<colon])
+        guard let colon = decoded.firstIndex(of: ":") else { throw .authorizationWithoutColon }
+        let user = decoded[..<colon]
         let password = String(decoded[decoded.index(after: colon)...])
-        guard !user.isEmpty, !password.isEmpty else { return nil }
-        return (user, password)
+        guard !user.isEmpty, !password.isEmpty else { throw .authorizationEmptyPart }
+        return password
+    }
+
+    /// `GET /images/{id}.{ext}`: the stored bytes, Content-Type from the extension.
+    private func image(fileName: String) throws(MockProblem) -> HTTPResponse {
+        var file = store.file(named: fileName)
+        if file == nil, behaviour.has(.imagesAnyExtension), let dot = fileName.lastIndex(of: ".") {
+            file = store.record(id: String(fileName[..<dot]))?.photo
+        }
+        guard let file else { throw .routeNotFound }
+        let extensionFormat = fileName.lastIndex(of: ".").flatMap { ImageFormat(rawValue: String(fileName[fileName.index(after: $0)...])) }
+        let mediaType = behaviour.has(.imagesWrongContentType) ? "application/octet-stream" : (extensionFormat ?? file.format).mediaType
+        return HTTPResponse(status: 200, headers: ["Content-Type": mediaType], body: file.bytes)
     }
 
     // MARK: List, details, delete
 
-    private func details(id: String) throws(MockError) -> HTTPResponse {
-        guard let record = store.record(id: id) else { throw MockError.notFound("Announcement not found") }
-        return MockResponses.json(status: 200, .object(record.representation))
+    private func details(id: String) throws(MockProblem) -> HTTPResponse {
+        if behaviour.has(.detailsMalformedID500) && !MockBackend.isUUID(id) {
+            throw .internalFailure("invalid input syntax for type uuid")
+        }
+        guard let record = store.record(id: id) else {
+            if behaviour.has(.detailsUnknownID200) { return MockResponses.json(status: 200, .null) }
+            throw .announcementNotFound
+        }
+        var representation = record.representation
+        if behaviour.has(.detailsLeaksPassword) {
+            representation["managementPassword"] = .string(record.password.digest.map { String(format: "%02x", $0) }.joined())
+        }
+        return MockResponses.json(status: 200, .object(representation))
     }
 
-    private func list(_ request: HTTPRequest) throws(MockError) -> HTTPResponse {
-        let filter = try LocationFilter(query: request.queryItems)
-        let announcements = store.withPhotos().filter { record in
+    /// Whether `text` is a UUID in its 8-4-4-4-12 hexadecimal form.
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+        }
+        return true
+    }
+
+    private func list(_ request: HTTPRequest) throws(MockProblem) -> HTTPResponse {
+        let filter = try LocationFilter(query: request.queryItems, behaviour: behaviour)
+        let announcements = store.announcements(includingPhotoless: behaviour.has(.listShowsPhotoless)).filter { record in
             guard let filter else { return true }
-            guard let latitude = record.representation["locationLatitude"]?.numberValue?.doubleValue,
-                  let longitude = record.representation["locationLongitude"]?.numberValue?.doubleValue
+            guard let latitude = MockBackend.coordinate(record.representation["locationLatitude"]),
+                  let longitude = MockBackend.coordinate(record.representation["locationLongitude"])
             else { return false }
             return filter.contains(latitude: latitude, longitude: longitude)
         }
@@ -388,115 +442,33 @@ public final class MockBackend: Sendable {
         ])))
     }
 
-    private func delete(_ request: HTTPRequest, id: String) throws(MockError) -> HTTPResponse {
-        guard let token = request.headers["Authorization"], token == adminToken else {
-            throw MockError(401, "UNAUTHENTICATED", "A valid admin token is required")
+    /// A stored coordinate (a number, or a string under the `echo-numbers-as-strings` defect).
+    private static func coordinate(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let number)?: number.doubleValue
+        case .string(let text)?: Double(text)
+        default: nil
         }
-        guard store.remove(id: id) else { throw MockError.notFound("Announcement not found") }
+    }
+
+    private func delete(_ request: HTTPRequest, id: String) throws(MockProblem) -> HTTPResponse {
+        let header = request.headers["Authorization"].map { $0.trimmingASCIIWhitespace() } ?? ""
+        if header.isEmpty {
+            guard behaviour.has(.deleteNoTokenAccepted) else { throw .adminTokenMissing }
+        } else {
+            var token = header
+            if behaviour.has(.deleteBearerAccepted), token.count > 7, token.prefix(7).lowercased() == "bearer " {
+                token = token.dropFirst(7).trimmingASCIIWhitespace()
+            }
+            guard token == adminToken || behaviour.has(.deleteAnyTokenAccepted) else { throw .adminTokenInvalid }
+        }
+        guard store.record(id: id) != nil else {
+            if behaviour.has(.deleteUnknown204) { return HTTPResponse(status: 204) }
+            throw .announcementNotFound
+        }
+        if !behaviour.has(.deleteKeepsAnnouncement) {
+            _ = store.remove(id: id, keepingFile: behaviour.has(.photoKeptAfterDelete))
+        }
         return HTTPResponse(status: 204)
-    }
-}
-
-/// The list route's `lat`/`lng`/`range` filter: great-circle distance below `range` km.
-struct LocationFilter {
-    static let earthRadiusKilometres = 6371.0
-
-    let latitude: Double
-    let longitude: Double
-    let rangeKilometres: Double
-
-    /// The filter the query asks for, `nil` when it has no `lat`/`lng`.
-    /// - Throws: 400 `INVALID_PARAMETER` naming the parameter.
-    init?(query: [(name: String, value: String)]) throws(MockError) {
-        func single(_ name: String) throws(MockError) -> String? {
-            let values = query.filter { $0.name == name }.map(\.value)
-            guard values.count <= 1 else {
-                throw MockError(400, "INVALID_PARAMETER", "Parameter '\(name)' must be given at most once", field: name)
-            }
-            return values.first
-        }
-        let latitudeText = try single("lat"), longitudeText = try single("lng"), rangeText = try single("range")
-        var range = 5.0
-        if let rangeText {
-            let trimmed = JavaScript.trim(rangeText)
-            guard LocationFilter.isInteger(trimmed), let value = Double(trimmed) else {
-                throw MockError(400, "INVALID_PARAMETER", "Parameter 'range' must be an integer", field: "range")
-            }
-            guard value > 0 else {
-                throw MockError(400, "INVALID_PARAMETER", "Parameter 'range' must be a positive integer", field: "range")
-            }
-            range = value
-        }
-        switch (latitudeText, longitudeText) {
-        case (nil, nil): return nil
-        case (.some, nil):
-            throw MockError(400, "INVALID_PARAMETER", "Parameter 'lng' is required when 'lat' is provided", field: "lng")
-        case (nil, .some):
-            throw MockError(400, "INVALID_PARAMETER", "Parameter 'lat' is required when 'lng' is provided", field: "lat")
-        case (.some(let latitudeText), .some(let longitudeText)):
-            let latitude = try LocationFilter.coordinate(latitudeText, name: "lat", bound: 90)
-            let longitude = try LocationFilter.coordinate(longitudeText, name: "lng", bound: 180)
-            self.latitude = latitude
-            self.longitude = longitude
-            self.rangeKilometres = range
-        }
-    }
-
-    private static func coordinate(_ text: String, name: String, bound: Double) throws(MockError) -> Double {
-        let trimmed = JavaScript.trim(text)
-        guard isDecimal(trimmed), let value = Double(trimmed), value.isFinite else {
-            throw MockError(400, "INVALID_PARAMETER", "Parameter '\(name)' must be a number", field: name)
-        }
-        guard value >= -bound && value <= bound else {
-            throw MockError(400, "INVALID_PARAMETER", "Parameter '\(name)' must be between -\(Int(bound)) and \(Int(bound))",
-                            field: name)
-        }
-        return value
-    }
-
-    /// `^[+-]?\d+$`.
-    static func isInteger(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        return !bytes.isEmpty && bytes.count <= 15 && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    /// `^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let integerDigits = bytes.prefix(while: isDigit).count
-        bytes = bytes.dropFirst(integerDigits)
-        var fractionDigits = 0
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            fractionDigits = bytes.prefix(while: isDigit).count
-            bytes = bytes.dropFirst(fractionDigits)
-        }
-        guard integerDigits + fractionDigits > 0 else { return false }
-        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            let exponentDigits = bytes.prefix(while: isDigit).count
-            guard exponentDigits > 0, exponentDigits <= 4 else { return false }
-            bytes = bytes.dropFirst(exponentDigits)
-        }
-        return bytes.isEmpty
-    }
-
-    /// Whether the point lies strictly within `rangeKilometres` (haversine, R = 6371 km).
-    func contains(latitude otherLatitude: Double, longitude otherLongitude: Double) -> Bool {
-        LocationFilter.distanceKilometres(latitude, longitude, otherLatitude, otherLongitude) < rangeKilometres
-    }
-
-    static func distanceKilometres(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
-        let radians = Double.pi / 180
-        let deltaLatitude = (lat2 - lat1) * radians
-        let deltaLongitude = (lng2 - lng1) * radians
-        let a = sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
-            + cos(lat1 * radians) * cos(lat2 * radians) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
-        let c = 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
-        return earthRadiusKilometres * c
     }
 }

@@ -27,14 +27,6 @@ struct MockError: Error, Equatable {
         if let field { error["field"] = .string(field) }
         return MockResponses.json(status: status, .object(JSONObject([(key: "error", value: .object(error))])))
     }
-
-    static func notFound(_ message: String = "Resource not found") -> MockError {
-        MockError(404, "NOT_FOUND", message)
-    }
-
-    static func internalError(_ message: String = "Internal server error") -> MockError {
-        MockError(500, "INTERNAL_SERVER_ERROR", message)
-    }
 }
 
 /// Builders for the mock's successful responses.

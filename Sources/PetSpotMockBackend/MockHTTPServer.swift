@@ -15,28 +15,37 @@ public struct MockServerOptions: Sendable {
     public var faults: FaultPlan
     /// The admin token the delete routes accept.
     public var adminToken: String
-    /// Seconds a request may take from its first byte to its last (then 408).
-    public var requestTimeout: Double
-    /// Seconds an idle keep-alive connection stays open.
-    public var idleTimeout: Double
-    /// Connections served at once (one more is answered 503).
+    /// Connections open at once. At the limit a new client takes the slot of the longest-idle
+    /// connection, else of the slowest sender (answered 503); when every connection has a request
+    /// being handled, the new client is answered 503.
     public var maxConnections: Int
+    /// Seconds from a request's first byte until its header section must be complete (then 408);
+    /// capped at ``requestTimeout``.
+    public var headerTimeout: Double
+    /// Seconds from a request's first byte until the whole request, body included, must have
+    /// arrived (then 408). Sending slowly does not extend it.
+    public var requestTimeout: Double
+    /// Seconds a keep-alive connection with no request in progress stays open.
+    public var idleTimeout: Double
+    /// The backend defects to plant (see ``MockDefect``); none by default.
+    public var defects: Set<MockDefect> = []
 
     /// Options; defaults: 127.0.0.1, port 0, strict, no faults, the default admin token,
-    /// 10 s per request, 30 s idle, 256 connections.
+    /// 512 connections, headers within 10 s and requests within 30 s of their first byte, 30 s idle.
     public init(
         host: String = "127.0.0.1", port: Int = 0, profile: BackendProfile = .strict, faults: FaultPlan = .none,
-        adminToken: String = MockBackend.defaultAdminToken, requestTimeout: Double = 10, idleTimeout: Double = 30,
-        maxConnections: Int = 256
+        adminToken: String = MockBackend.defaultAdminToken, requestTimeout: Double = 30, idleTimeout: Double = 30,
+        maxConnections: Int = 512, headerTimeout: Double = 10
     ) {
         self.host = host
         self.port = port
         self.profile = profile
         self.faults = faults
         self.adminToken = adminToken
+        self.maxConnections = maxConnections
+        self.headerTimeout = headerTimeout
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
-        self.maxConnections = maxConnections
     }
 }
 
@@ -62,12 +71,13 @@ public final class MockHTTPServer: Sendable {
     /// A server for `options`, not yet listening.
     /// - Parameter clock: the backend's clock (defaults to the system clock).
     public init(options: MockServerOptions, clock: @escaping @Sendable () -> Date = { Date() }) {
-        let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults, clock: clock)
+        let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults,
+                                  defects: options.defects, clock: clock)
         self.backend = backend
         self.options = options
         let configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, maxConnections: options.maxConnections,
-            requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
+            headerTimeout: options.headerTimeout, requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
             errorResponse: MockHTTPServer.envelope(for:))
         server = HTTPServer(configuration: configuration) { request throws(MockTransportError) in
             try backend.handle(request)
@@ -87,25 +97,36 @@ public final class MockHTTPServer: Sendable {
     public var port: Int? { server.port }
 
     /// Serves `options` until SIGINT or SIGTERM: prints `listening on http://HOST:PORT` (flushed)
-    /// when ready, then blocks; returns after a clean stop.
+    /// when ready, then blocks; returns after a clean stop, with the signal dispositions as they
+    /// were. First raises the process's soft open-file limit (as far as the hard limit allows)
+    /// so that ``MockServerOptions/maxConnections`` connections fit.
     /// - Throws: ``HTTPSocketError`` when the server cannot start.
     public static func runMockServer(options: MockServerOptions) throws(HTTPSocketError) {
+        Socket.raiseOpenFileLimit(toAtLeast: options.maxConnections + 64)
         let mock = MockHTTPServer(options: options)
         try mock.server.runUntilTerminated { port in
             FileHandle.standardOutput.write(Data("listening on http://\(options.host):\(port)\n".utf8))
         }
     }
 
-    /// The error envelope for a protocol error found by the HTTP layer.
+    /// The error envelope for a protocol error found by the HTTP layer: the status with its own
+    /// code (every status in ``HTTPServer/protocolErrorStatuses`` has one).
     static func envelope(for error: HTTPParseError) -> HTTPResponse {
-        let code = switch error.status {
+        MockError(error.status, errorCode(forProtocolStatus: error.status), error.reason).response
+    }
+
+    /// The envelope code of a status the HTTP layer answers on its own.
+    static func errorCode(forProtocolStatus status: Int) -> String {
+        switch status {
+        case 400: "BAD_REQUEST"
         case 408: "REQUEST_TIMEOUT"
         case 413: "PAYLOAD_TOO_LARGE"
+        case 417: "EXPECTATION_FAILED"
         case 431: "HEADERS_TOO_LARGE"
         case 503: "SERVICE_UNAVAILABLE"
+        case 505: "HTTP_VERSION_NOT_SUPPORTED"
         case 500...: "INTERNAL_SERVER_ERROR"
         default: "BAD_REQUEST"
         }
-        return MockError(error.status, code, error.reason).response
     }
 }

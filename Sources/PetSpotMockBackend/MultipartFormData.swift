@@ -8,6 +8,10 @@ struct MultipartPart {
     var contentType: String?
     /// The part's content.
     var body: ArraySlice<UInt8>
+
+    /// Whether the upload library treats the part as a file: it has a non-empty `filename`
+    /// (a part without one, or with `filename=""`, is a plain form field).
+    var isFile: Bool { !(filename ?? "").isEmpty }
 }
 
 /// Why a multipart body could not be read.

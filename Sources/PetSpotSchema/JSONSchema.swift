@@ -8,7 +8,7 @@ import PetSpotJSON
 ///     "properties": ["age": ["type": "integer", "minimum": 1]],
 ///     "required": ["age"],
 /// ])
-/// schema.isValid(["age": 3])                 // true
+/// schema.validity(of: ["age": 3])            // .valid
 /// schema.validate(["age": 0]).errors[0]      // /age: 0 is less than the minimum 1
 /// ```
 ///
@@ -32,10 +32,12 @@ public enum JSONSchema {
         registry: SchemaRegistry = SchemaRegistry(),
         options: SchemaOptions = SchemaOptions()
     ) throws(SchemaCompileError) -> CompiledSchema {
-        var compiler = _Compiler(registry: registry, options: options)
+        var compiler = SchemaCompiler(registry: registry, options: options)
         let root = try compiler.compileRoot(schema, defaultURI: options.defaultBaseURI)
-        compiler.linkReferenceChains()
-        return CompiledSchema(root: root, usesDynamicScope: compiler.usesDynamicScope, options: options)
+        let (resources, cycleTargets) = try compiler.finish()
+        return CompiledSchema(
+            root: root, cycleTargets: cycleTargets, resources: resources,
+            usesDynamicScope: compiler.usesDynamicScope, options: options)
     }
 }
 
@@ -43,8 +45,9 @@ public enum JSONSchema {
 public struct SchemaOptions: Sendable {
     /// Whether `format` is an assertion (true) or only an annotation (false, the 2020-12 default).
     public var assertFormat: Bool
-    /// Deepest chain of nested schema evaluations before validation gives up with an error
-    /// (guards against `$ref` loops that never consume the instance).
+    /// Deepest chain of nested schema evaluations before evaluation stops with a
+    /// ``SchemaEvaluationError`` (guards against `$ref` loops that never consume the instance);
+    /// an instance nested deeper than this is undecided, not invalid.
     public var maxEvaluationDepth: Int
     /// The base URI of a root schema without `$id`.
     public var defaultBaseURI: String
@@ -75,80 +78,82 @@ public struct SchemaCompileError: Error, Sendable, Equatable, CustomStringConver
 }
 
 /// A schema ready to validate instances; immutable and safe to share across threads.
+///
+/// Evaluation has three outcomes, not two: valid, invalid, or undecided, when the validator could
+/// not reach a verdict (a `pattern` whose search ran out of its step budget, or evaluation nested
+/// deeper than ``SchemaOptions/maxEvaluationDepth``). An undecided evaluation is a
+/// ``SchemaEvaluationError``, never "invalid": ``validity(of:)`` and ``validate(_:)`` report it
+/// as a third outcome; ``isValid(_:)`` throws it.
 public struct CompiledSchema: Sendable {
-    let root: _Node
+    let root: SchemaNode
+    /// The schemas that forwarding nodes (reference cycles) stand for, by index.
+    let cycleTargets: [SchemaNode]
+    let resources: [SchemaResource]
     let usesDynamicScope: Bool
     let options: SchemaOptions
 
-    /// Whether `instance` is valid, stopping at the first failure (no error is built).
-    public func isValid(_ instance: JSONValue) -> Bool {
-        var evaluator = _Evaluator(collectErrors: false, usesDynamicScope: usesDynamicScope, maxDepth: options.maxEvaluationDepth)
-        return evaluator.run(root, instance)
-    }
-
-    /// Validates `instance` and returns every error, located.
-    public func validate(_ instance: JSONValue) -> ValidationResult {
-        var evaluator = _Evaluator(collectErrors: true, usesDynamicScope: usesDynamicScope, maxDepth: options.maxEvaluationDepth)
-        let valid = evaluator.run(root, instance)
-        return ValidationResult(isValid: valid, errors: valid ? [] : evaluator.errors)
-    }
-}
-
-/// One failed assertion: where in the instance, which keyword, and why.
-public struct ValidationError: Sendable, Hashable, CustomStringConvertible {
-    /// JSON Pointer to the failing part of the instance (`""` for the whole instance).
-    public let instanceLocation: String
-    /// JSON Pointer of the keyword along the evaluation path, through `$ref`s (`/properties/age/minimum`).
-    public let keywordLocation: String
-    /// Absolute URI of the keyword in its schema resource (`https://example.com/s#/properties/age/minimum`).
-    public let absoluteKeywordLocation: String?
-    /// A readable explanation.
-    public let message: String
-
-    /// Creates an error.
-    public init(instanceLocation: String, keywordLocation: String, absoluteKeywordLocation: String?, message: String) {
-        self.instanceLocation = instanceLocation
-        self.keywordLocation = keywordLocation
-        self.absoluteKeywordLocation = absoluteKeywordLocation
-        self.message = message
-    }
-
-    /// `<instance location>: <message> [<keyword location>]`, with `(root)` for the whole instance.
-    public var description: String {
-        "\(instanceLocation.isEmpty ? "(root)" : instanceLocation): \(message) [\(keywordLocation)]"
-    }
-}
-
-/// The outcome of ``CompiledSchema/validate(_:)``: validity and the flat list of errors, shaped
-/// like the specification's "basic" output format.
-public struct ValidationResult: Sendable, Hashable {
-    /// Whether the instance is valid.
-    public let isValid: Bool
-    /// Every error, in evaluation order; empty when valid. Errors of subschemas that did not
-    /// decide the outcome (a failed `anyOf` branch when another passed) are not listed.
-    public let errors: [ValidationError]
-
-    /// Creates a result.
-    public init(isValid: Bool, errors: [ValidationError]) {
-        self.isValid = isValid
-        self.errors = errors
-    }
-
-    /// The result in the "basic" output format:
-    /// `{"valid": false, "errors": [{"keywordLocation", "absoluteKeywordLocation", "instanceLocation", "error"}]}`.
-    public var basicOutput: JSONValue {
-        var output = JSONObject()
-        output["valid"] = .bool(isValid)
-        if !isValid {
-            output["errors"] = .array(errors.map { error in
-                var entry = JSONObject()
-                entry["keywordLocation"] = .string(error.keywordLocation)
-                if let absolute = error.absoluteKeywordLocation { entry["absoluteKeywordLocation"] = .string(absolute) }
-                entry["instanceLocation"] = .string(error.instanceLocation)
-                entry["error"] = .string(error.message)
-                return .object(entry)
-            })
+    /// Whether `instance` is valid, invalid, or undecided (with the evaluation error), stopping
+    /// at the first failure without building errors.
+    public func validity(of instance: JSONValue) -> Validity {
+        var evaluator = Evaluator(self, collectErrors: false)
+        let verdict: Validity
+        do {
+            verdict = try evaluator.run(root, instance) ? .valid : .invalid
+        } catch {
+            verdict = .undecided(located(error, in: instance))
         }
-        return .object(output)
+        #if DEBUG
+        checkAgainstSafePath(verdict, instance)
+        #endif
+        return verdict
+    }
+
+    #if DEBUG
+    /// Debug builds only: the fast path (fused leaves, unretained references) must agree with
+    /// the collecting evaluator, which uses neither. Only a valid/invalid disagreement is a bug:
+    /// the collecting evaluator keeps going after a failure, so it may meet an undecidable
+    /// pattern the fast path never reached.
+    private func checkAgainstSafePath(_ verdict: Validity, _ instance: JSONValue) {
+        let safe = validate(instance).outcome
+        switch (verdict, safe) {
+        case (.valid, .invalid), (.invalid, .valid):
+            preconditionFailure("validator fast path says \(verdict), safe path says \(safe) for \(instance.serialized())")
+        default:
+            break
+        }
+    }
+    #endif
+
+    /// Whether `instance` is valid.
+    ///
+    /// - Throws: ``SchemaEvaluationError`` when the evaluation cannot be decided (a pattern's
+    ///   step budget ran out, or the instance nests too deep): no verdict is ever guessed.
+    public func isValid(_ instance: JSONValue) throws(SchemaEvaluationError) -> Bool {
+        try validity(of: instance).decided()
+    }
+
+    /// Validates `instance` and returns every error, located; or, when the evaluation cannot
+    /// be decided, the evaluation error (see ``ValidationResult/outcome``).
+    public func validate(_ instance: JSONValue) -> ValidationResult {
+        var evaluator = Evaluator(self, collectErrors: true)
+        do {
+            let valid = try evaluator.run(root, instance)
+            return ValidationResult(isValid: valid, errors: valid ? [] : evaluator.errors)
+        } catch {
+            return ValidationResult(undecided: error)
+        }
+    }
+
+    /// `error` from the fast path, located by re-running with paths kept (the same evaluation
+    /// order meets the same undecidable keyword).
+    private func located(_ error: SchemaEvaluationError, in instance: JSONValue) -> SchemaEvaluationError {
+        guard !error.isLocated else { return error }
+        var evaluator = Evaluator(self, collectErrors: true)
+        do {
+            _ = try evaluator.run(root, instance)
+        } catch {
+            return error
+        }
+        return error
     }
 }

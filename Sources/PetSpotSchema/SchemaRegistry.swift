@@ -25,12 +25,12 @@ public struct SchemaRegistry: Sendable {
 
     /// Adds (or replaces) the document answering to `uri`; a fragment in `uri` is ignored.
     public mutating func register(_ document: JSONValue, at uri: String) {
-        documents[_URI.splitFragment(uri).base] = document
+        documents[URIText.splitFragment(uri).base] = document
     }
 
     /// The document registered at `uri` (fragment ignored), if any.
     public func document(at uri: String) -> JSONValue? {
-        documents[_URI.splitFragment(uri).base]
+        documents[URIText.splitFragment(uri).base]
     }
 
     /// The URI of the draft 2020-12 meta-schema, the only dialect this validator implements.
@@ -39,7 +39,7 @@ public struct SchemaRegistry: Sendable {
     /// The bundled meta-schemas, parsed once.
     static let metaschemaDocuments: [String: JSONValue] = {
         var result: [String: JSONValue] = [:]
-        for entry in _Metaschemas.documents {
+        for entry in Metaschemas.documents {
             if let document = try? JSONValue.parse(entry.text) { result[entry.uri] = document }
         }
         return result

@@ -9,7 +9,7 @@ import PetSpotModel
 import PetSpotPropertyTesting
 import Testing
 
-/// Payload properties against the backend (issue 7): the in-process strict mock accepts every
+/// Payload properties against the backend: the in-process strict mock accepts every
 /// payload the model submits, and the production profile agrees with the model both ways.
 /// Helpers to build payloads outside the wizard.
 enum Fixtures {

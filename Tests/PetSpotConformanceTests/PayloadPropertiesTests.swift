@@ -31,7 +31,7 @@ func specTrim(_ text: String) -> String {
     return String(view)
 }
 
-/// Payload properties (issue 7, "Payload properties"): status by flow, nothing extra, and
+/// Payload properties: status by flow, nothing extra, and
 /// field fidelity, over hundreds of generated flows of each kind.
 @Suite("Payload properties")
 struct PayloadPropertiesTests {

@@ -5,9 +5,9 @@ import PetSpotModel
 import PetSpotPropertyTesting
 import Testing
 
-/// Stateful properties of both wizards (issue 7, "Wizard properties"): step order and progress,
-/// Continue's verdicts, Back keeping values, leaving clearing the state, failed submissions
-/// keeping inputs, Try Again repeating both requests, the summary and the Found flow closing.
+/// Stateful properties of both wizards: step order and progress, Continue's verdicts, Back
+/// keeping values, leaving clearing the state, failed submissions keeping inputs, Try Again
+/// repeating both requests, the summary and the Found flow closing.
 @Suite("Wizard properties")
 struct WizardPropertiesTests {
     static let context = ReportContext(

@@ -7,7 +7,7 @@ struct CaseMutationTests {
     let base = JSONObject([(key: "a", value: 1), (key: "b", value: 2), (key: "c", value: 3)])
 
     func mutation(_ text: String) throws -> CaseMutation {
-        try CaseMutation.decode(_CatalogNode(root: json(text)))
+        try CaseMutation.decode(CatalogNode(root: json(text)))
     }
 
     @Test("set replaces in place and appends new keys in written order")
@@ -45,11 +45,29 @@ struct CaseMutationTests {
         #expect(try mutation("{}").apply(to: base).json == .object(base))
     }
 
+    @Test("setRawJSON and setNestedArrays splice text into the body, keeping the field's place")
+    func splicedValues() throws {
+        let raw = try mutation(#"{"set": {"a": 5}, "setRawJSON": {"b": "1e-99999999999999999999", "d": "-0"}}"#).apply(to: base)
+        #expect(raw.content == .raw(#"{"a":5,"b":1e-99999999999999999999,"c":3,"d":-0}"#))
+        #expect(raw.json == nil && raw.contentType == "application/json")
+        let nested = try mutation(#"{"remove": "c", "setNestedArrays": {"a": 3}}"#).apply(to: base)
+        #expect(String(decoding: nested.bytes, as: UTF8.self) == #"{"a":[[[]]],"b":2}"#)
+        let deep = try mutation(#"{"setNestedArrays": {"b": 10000}}"#).apply(to: base)
+        #expect(deep.bytes.count == #"{"a":1,"b":,"c":3}"#.utf8.count + 20_000)
+        let text = String(decoding: deep.bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"a":1,"b":[[["#) && text.hasSuffix(#"]]],"c":3}"#))
+        #expect(text.filter { $0 == "[" }.count == 10_000 && text.filter { $0 == "]" }.count == 10_000)
+    }
+
     @Test("malformed mutations are refused with their key path", arguments: [
         (#"{"rawBody": "x", "jsonBody": 1}"#, "$", "jsonBody and rawBody exclude each other"),
-        (#"{"rawBody": "x", "set": {"a": 1}}"#, "$", "rawBody replaces the body and cannot be combined with remove, set or setRepeated"),
+        (#"{"rawBody": "x", "set": {"a": 1}}"#, "$", "rawBody replaces the body and cannot be combined with remove, set, setRepeated, setRawJSON or setNestedArrays"),
+        (#"{"rawBody": "x", "setNestedArrays": {"a": 2}}"#, "$", "rawBody replaces the body and cannot be combined with remove, set, setRepeated, setRawJSON or setNestedArrays"),
+        (#"{"setRawJSON": {"a": ""}}"#, "$.setRawJSON.a", "expected a non-empty string"),
+        (#"{"setNestedArrays": {"a": 0}}"#, "$.setNestedArrays.a", "0 is outside 1...16777216"),
+        (#"{"setRawJSON": {"a": "1"}, "setNestedArrays": {"a": 2}}"#, "$.setNestedArrays", "a is set by both setRawJSON and setNestedArrays"),
         (#"{"emptyBody": false}"#, "$.emptyBody", "emptyBody is either true or left out"),
-        (#"{"sett": {}}"#, "$", "unknown key \"sett\" (allowed: contentType, emptyBody, jsonBody, rawBody, remove, set, setRepeated)"),
+        (#"{"sett": {}}"#, "$", "unknown key \"sett\" (allowed: contentType, emptyBody, jsonBody, rawBody, remove, set, setNestedArrays, setRawJSON, setRepeated)"),
         (#"{"remove": [1]}"#, "$.remove[0]", "expected a string, found number"),
         (#"{"setRepeated": {"d": {"text": "x", "count": 99999999999}}}"#, "$.setRepeated.d.count", "99999999999 is outside 0...33554432"),
         (#"{"contentType": ""}"#, "$.contentType", "expected a non-empty string"),
@@ -66,8 +84,22 @@ struct CaseMutationTests {
               {"id": "a", "description": "d", "mutation": {}, "expected": {"status": 201}}]}
             """#)
         #expect(throws: CatalogDecodingError(path: "$.cases[1]", reason: "duplicate case id \"a\"")) { try CaseCatalog(json: duplicate) }
-        let newer = try json(#"{"version": 2, "basePayload": {}, "cases": []}"#)
-        #expect(throws: CatalogDecodingError(path: "$.version", reason: "catalog version 2 is newer than this kit reads (1)")) { try CaseCatalog(json: newer) }
+        let newer = try json(#"{"version": 3, "basePayload": {}, "cases": []}"#)
+        #expect(throws: CatalogDecodingError(path: "$.version", reason: "catalog version 3 is newer than this kit reads (2)")) { try CaseCatalog(json: newer) }
+        #expect(try CaseCatalog(json: json(#"{"version": 1, "basePayload": {}, "cases": []}"#)).version == 1, "older versions still read")
+        let defectWithoutStrict = try json(#"""
+            {"version": 2, "basePayload": {}, "cases": [{"id": "a", "description": "d", "mutation": {},
+              "expected": {"status": 500, "code": "INTERNAL_SERVER_ERROR"}, "knownProductionDefect": "unmapped error"}]}
+            """#)
+        #expect(throws: CatalogDecodingError(path: "$.cases[0].knownProductionDefect", reason: "a known production defect needs a strictExpected with the sane answer, different from expected")) {
+            try CaseCatalog(json: defectWithoutStrict)
+        }
+        let defect = try json(#"""
+            {"version": 2, "basePayload": {}, "cases": [{"id": "a", "description": "d", "mutation": {},
+              "expected": {"status": 500, "code": "INTERNAL_SERVER_ERROR"}, "strictExpected": {"status": 400, "code": "INVALID_FORMAT"},
+              "knownProductionDefect": "unmapped error"}]}
+            """#)
+        #expect(try CaseCatalog(json: defect).cases.first?.knownProductionDefect == "unmapped error")
         let noCode = try json(#"{"version": 1, "basePayload": {}, "cases": [{"id": "a", "description": "d", "mutation": {}, "expected": {"status": 400}}]}"#)
         #expect(throws: CatalogDecodingError(path: "$.cases[0].expected", reason: "an error status needs a \"code\"")) { try CaseCatalog(json: noCode) }
         let badSlug = try json(#"{"version": 1, "basePayload": {}, "cases": [{"id": "a b", "description": "d", "mutation": {}, "expected": {"status": 201}}]}"#)

@@ -60,6 +60,17 @@ struct PhotoUploadCaseTests {
         #expect(text.count == 1000 && text.allSatisfy { $0 < 0x80 })
     }
 
+    @Test("a file under another part name is production's known defect (500), a clear 400 in strict")
+    func otherPartName() throws {
+        let item = try #require(catalog[id: "file-under-other-name"])
+        #expect(catalog.version == 2)
+        #expect(item.file?.partName == "file")
+        #expect(item.expected(for: .production) == ExpectedResponse(status: 500, code: "INTERNAL_SERVER_ERROR"))
+        #expect(item.expected(for: .strict) == ExpectedResponse(status: 400, code: "MISSING_FILE", field: "photo"))
+        #expect(item.knownProductionDefect != nil)
+        #expect(catalog.cases.filter { $0.knownProductionDefect != nil }.map(\.id) == ["file-under-other-name"])
+    }
+
     @Test("the size boundary sits at 20 MB")
     func sizeBoundary() throws {
         let tooLarge = try #require(catalog[id: "too-large"])
@@ -74,7 +85,7 @@ struct PhotoUploadCaseTests {
         (#"{"kind": "gif"}"#, "$.kind", "unknown content kind \"gif\" (png, jpeg, pdf, text, empty)"),
     ])
     func malformedContent(text: String, path: String, reason: String) throws {
-        #expect(throws: CatalogDecodingError(path: path, reason: reason)) { try PhotoContent.decode(_CatalogNode(root: json(text))) }
+        #expect(throws: CatalogDecodingError(path: path, reason: reason)) { try PhotoContent.decode(CatalogNode(root: json(text))) }
     }
 
     @Test("an unknown authorization kind names its path")

@@ -290,4 +290,20 @@ struct MockBackendCreateTests {
         #expect(padded.status == (profile == .strict ? 409 : 201))
         #expect(backend.storedAnnouncementCount == (profile == .strict ? 1 : 2))
     }
+
+    @Test("concurrent creates with one new microchip: one 201; strict answers the rest 409, production 409 or the unique index's 500",
+          arguments: BackendProfile.allCases)
+    func concurrentDuplicates(profile: BackendProfile) async {
+        let backend = makeBackend(profile)
+        for _ in 0..<20 {
+            let request = createRequest(createBody())
+            let seen = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { backend.answer(request).status } }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(seen.filter { $0 == 201 }.count == 1, "\(seen)")
+            #expect(seen.allSatisfy { $0 == 201 || $0 == 409 || (profile == .production && $0 == 500) }, "\(seen)")
+        }
+        #expect(backend.storedAnnouncementCount == 20)
+    }
 }

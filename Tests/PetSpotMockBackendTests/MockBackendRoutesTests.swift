@@ -25,9 +25,15 @@ struct MockBackendRoutesTests {
         expectError(backend.answer(photoRequest(id: "not-a-uuid", authorization: good, content: tinyPNG)), 404, "NOT_FOUND", field: nil)
         // 3. 403 before the file checks.
         expectError(backend.answer(photoRequest(id: id, authorization: wrong, content: [])), 403, "UNAUTHORIZED", field: nil)
-        // 4. no photo part (another name, a non-file field, not multipart at all).
-        expectError(backend.answer(photoRequest(id: id, authorization: good, content: tinyPNG, name: "image")), 400,
-                    "MISSING_FILE", field: "photo")
+        // 4. no photo part (a non-file field, not multipart at all); a file under another name is
+        // production's unmapped upload-library error (500), a clear 400 in strict.
+        if profile == .production {
+            expectError(backend.answer(photoRequest(id: id, authorization: good, content: tinyPNG, name: "image")), 500,
+                        "INTERNAL_SERVER_ERROR", field: nil)
+        } else {
+            expectError(backend.answer(photoRequest(id: id, authorization: good, content: tinyPNG, name: "image")), 400,
+                        "MISSING_FILE", field: "photo")
+        }
         var fieldOnly = photoRequest(id: id, authorization: good, content: tinyPNG)
         fieldOnly.body = multipartBody(filename: nil, content: tinyPNG).body
         expectError(backend.answer(fieldOnly), 400, "MISSING_FILE", field: "photo")
@@ -122,14 +128,21 @@ struct MockBackendRoutesTests {
         let cases: [(String, String, String)] = [
             ("?lat=1", "lng", "Parameter 'lng' is required when 'lat' is provided"),
             ("?lng=1", "lat", "Parameter 'lat' is required when 'lng' is provided"),
+            ("?lat=&lng=0", "lat", "Parameter 'lat' is required when 'lng' is provided"),
             ("?lat=91&lng=0", "lat", "Parameter 'lat' must be between -90 and 90"),
+            ("?lat=-90.5abc&lng=0", "lat", "Parameter 'lat' must be between -90 and 90"),
+            ("?lat=Infinity&lng=0", "lat", "Parameter 'lat' must be between -90 and 90"),
             ("?lat=0&lng=-180.5", "lng", "Parameter 'lng' must be between -180 and 180"),
-            ("?lat=abc&lng=0", "lat", "Parameter 'lat' must be a number"),
-            ("?lat=&lng=0", "lat", "Parameter 'lat' must be a number"),
+            ("?lat=abc&lng=0", "lat", "Parameter 'lat' must be a valid number"),
+            ("?lat=%20&lng=0", "lat", "Parameter 'lat' must be a valid number"),
+            ("?lat=1&lng=.&range=1", "lng", "Parameter 'lng' must be a valid number"),
             ("?lat=1&lng=1&range=1.5", "range", "Parameter 'range' must be an integer"),
-            ("?lat=1&lng=1&range=ten", "range", "Parameter 'range' must be an integer"),
-            ("?lat=1&lng=1&range=0", "range", "Parameter 'range' must be a positive integer"),
-            ("?lat=1&lng=1&range=-5", "range", "Parameter 'range' must be a positive integer"),
+            ("?lat=1&lng=1&range=-1.5", "range", "Parameter 'range' must be an integer"),
+            ("?lat=1&lng=1&range=ten", "range", "Parameter 'range' must be a valid number"),
+            ("?range=ten", "range", "Parameter 'range' must be a valid number"),
+            ("?lat=1&lng=1&range=0", "range", "Parameter 'range' must be greater than zero"),
+            ("?lat=1&lng=1&range=0.0km", "range", "Parameter 'range' must be greater than zero"),
+            ("?lat=1&lng=1&range=-5", "range", "Parameter 'range' must be a positive number"),
         ]
         for (query, field, message) in cases {
             let response = backend.answer(HTTPRequest(method: "GET", target: "/api/v1/announcements\(query)"))

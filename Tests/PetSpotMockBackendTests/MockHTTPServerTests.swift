@@ -124,14 +124,15 @@ struct MockHTTPServerTests {
         let (server, port) = try startServer()
         defer { server.stop() }
         let threads = 16, perThread = 50
-        let created = ConcurrentResults()
+        // One result box per thread: each is written only by its own thread.
+        let boxes = (0..<threads).map { _ in ThreadResults() }
         let group = DispatchGroup()
-        for thread in 0..<threads {
+        for (thread, box) in boxes.enumerated() {
             group.enter()
             Thread {
                 defer { group.leave() }
                 guard let connection = try? RawHTTPConnection(port: port, timeout: 30) else {
-                    created.fail("connect \(thread)")
+                    box.failures.append("connect \(thread)")
                     return
                 }
                 for index in 0..<perThread {
@@ -140,17 +141,19 @@ struct MockHTTPServerTests {
                           let id = json(response)["id"]?.stringValue,
                           let password = json(response)["managementPassword"]?.stringValue
                     else {
-                        created.fail("create \(thread)/\(index)")
+                        box.failures.append("create \(thread)/\(index)")
                         continue
                     }
                     let upload = try? connection.send(photoRequest(id: id, authorization: basicAuthorization(user: id, password: password),
                                                                    content: photo))
-                    if upload?.status != 201 { created.fail("upload \(thread)/\(index)") }
-                    created.add(id, photo)
+                    if upload?.status != 201 { box.failures.append("upload \(thread)/\(index)") }
+                    box.photos[id] = photo
                 }
             }.start()
         }
         group.wait()
+        let created = (photos: boxes.reduce(into: [String: [UInt8]]()) { $0.merge($1.photos) { first, _ in first } },
+                       failures: boxes.flatMap(\.failures))
         #expect(created.failures.isEmpty, "\(created.failures.prefix(5))")
         #expect(created.photos.count == threads * perThread)
         #expect(server.backend.storedAnnouncementCount == threads * perThread)
@@ -185,7 +188,10 @@ struct MockHTTPServerTests {
                 }
                 guard let response else { return label("closed without an answer") }
                 label("answered \(response.status)")
-                try require(response.status == 201 || (400..<500).contains(response.status), "\(response.status) \(response.bodyText)")
+                // A 500 is documented for some inputs (a JSON charset not starting with utf-, an
+                // :id that is not valid percent-encoding); it must still be the envelope.
+                try require(response.status == 201 || (400..<500).contains(response.status) || response.status == 500,
+                            "\(response.status) \(response.bodyText)")
                 if response.status != 201 {
                     try require(json(response)["error"]?["code"]?.stringValue != nil, "a \(response.status) without an error envelope")
                 }
@@ -194,34 +200,12 @@ struct MockHTTPServerTests {
     }
 }
 
-/// Results collected from several threads.
-final class ConcurrentResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedPhotos: [String: [UInt8]] = [:]
-    private var storedFailures: [String] = []
-
-    func add(_ id: String, _ photo: [UInt8]) {
-        lock.lock()
-        storedPhotos[id] = photo
-        lock.unlock()
-    }
-
-    func fail(_ message: String) {
-        lock.lock()
-        storedFailures.append(message)
-        lock.unlock()
-    }
-
-    var photos: [String: [UInt8]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storedPhotos
-    }
-
-    var failures: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storedFailures
-    }
+/// What one client thread of a concurrency test collected.
+///
+/// Sound as `Sendable` although mutable: each box is written only by the one thread it was
+/// handed to, and read only after that thread left the `DispatchGroup` the reader waited on, so
+/// every write happens before every read and no two threads ever touch it at once.
+final class ThreadResults: @unchecked Sendable {
+    var photos: [String: [UInt8]] = [:]
+    var failures: [String] = []
 }
-

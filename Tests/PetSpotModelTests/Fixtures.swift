@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotJSON
 @testable import PetSpotModel
 
@@ -59,24 +60,22 @@ enum Fixtures {
 }
 
 /// A transport that answers from a script and records what it was sent.
-final class ScriptedTransport: AnnouncementTransport, @unchecked Sendable {
-    enum Answer {
+final class ScriptedTransport: AnnouncementTransport, Sendable {
+    enum Answer: Sendable {
         case respond(Int, JSONValue)
         case fail(TransportError)
     }
 
-    private let lock = NSLock()
-    private var answers: [Answer]
-    private(set) var sent: [TransportRequest] = []
+    private let script: Locked<(answers: [Answer], sent: [TransportRequest])>
 
-    init(_ answers: [Answer]) { self.answers = answers }
+    init(_ answers: [Answer]) { script = Locked((answers, [])) }
 
-    var sentRequests: [TransportRequest] { lock.withLock { sent } }
+    var sentRequests: [TransportRequest] { script.withLock { $0.sent } }
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        let answer: Answer? = lock.withLock {
-            sent.append(request)
-            return answers.isEmpty ? nil : answers.removeFirst()
+        let answer: Answer? = script.withLock { script in
+            script.sent.append(request)
+            return script.answers.isEmpty ? nil : script.answers.removeFirst()
         }
         switch answer {
         case .respond(let status, let body)?: return TransportResponse(status: status, body: body.serializedData())

@@ -43,7 +43,7 @@ struct ReportTests {
         #expect(object["summary"]?["failed"] == 1)
         #expect(object["summary"]?["skipped"] == 1)
         let failure = try #require(object["groups"]?[1]?["contracts"]?[0]?["failures"]?[0]?.objectValue)
-        #expect(failure.keys == ["message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay"])
+        #expect(failure.keys == ["message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce"])
         // Round trip through the parser.
         let text = json.serialized(options: [.prettyPrinted])
         #expect(try JSONValue.parse(text) == json)

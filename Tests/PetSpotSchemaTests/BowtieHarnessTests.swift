@@ -38,6 +38,22 @@ struct BowtieHarnessTests {
         #expect(replies[5]["context"]?["message"]?.stringValue?.contains("nowhere") == true)
     }
 
+    @Test func anUndecidedTestIsErroredNotAVerdict() throws {
+        // The backreference keeps the pattern on the backtracking engine, whose search of this
+        // text runs out of its step budget.
+        let replies = try converse([
+            #"{"cmd": "start", "version": 1}"#,
+            #"{"cmd": "run", "seq": 7, "case": {"description": "budget", "schema": {"pattern": "^(a+)+\\1b"}, "tests": [{"description": "exhausts", "instance": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, {"description": "decided", "instance": 5}]}}"#,
+        ])
+        #expect(replies.count == 2)
+        let results = try #require(replies[1]["results"]?.arrayValue)
+        #expect(results.count == 2)
+        #expect(results[0]["errored"] == true)
+        #expect(results[0]["valid"] == nil)
+        #expect(results[0]["context"]?["message"]?.stringValue?.contains("step budget") == true)
+        #expect(results[1] == ["valid": true])
+    }
+
     @Test func badLinesGetErrorsNotCrashes() throws {
         let replies = try converse([
             #"{"cmd": "start", "version": 1}"#,

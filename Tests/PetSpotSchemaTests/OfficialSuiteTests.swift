@@ -65,12 +65,16 @@ enum OfficialSuite {
             for test in tests {
                 let expected = test["valid"]?.boolValue ?? false
                 let instance = test["data"] ?? .null
-                let quick = compiled.isValid(instance)
+                // An undecided evaluation (an exhausted pattern budget) fails the case, whatever
+                // was expected: it is not a verdict.
+                let quick = compiled.validity(of: instance)
                 let full = compiled.validate(instance)
-                if quick == expected && full.isValid == expected && full.errors.isEmpty == expected {
+                let verdict: Validity = expected ? .valid : .invalid
+                let fullVerdict: ValidationResult.Outcome = expected ? .valid : .invalid
+                if quick == verdict && full.outcome == fullVerdict && full.errors.isEmpty == expected {
                     outcome.passed += 1
                 } else {
-                    outcome.failed.append("\(description) / \(test["description"]?.stringValue ?? "?"): expected \(expected), isValid \(quick), validate \(full.isValid) \(full.errors.prefix(2))")
+                    outcome.failed.append("\(description) / \(test["description"]?.stringValue ?? "?"): expected \(expected), validity \(quick), validate \(full.outcome) \(full.errors.prefix(2))")
                 }
             }
         }

@@ -19,7 +19,7 @@ struct ValidatorTests {
     @Test func validInstanceHasNoErrors() throws {
         let schema = try JSONSchema.compile(Self.person)
         let instance: JSONValue = ["name": "Rex", "age": 3, "tags": ["a", "b"]]
-        #expect(schema.isValid(instance))
+        #expect(try schema.isValid(instance))
         #expect(schema.validate(instance) == ValidationResult(isValid: true, errors: []))
         #expect(schema.validate(instance).basicOutput == ["valid": true])
     }
@@ -27,7 +27,7 @@ struct ValidatorTests {
     @Test func everyErrorIsLocated() throws {
         let schema = try JSONSchema.compile(Self.person)
         let instance: JSONValue = ["name": "R", "age": 0, "tags": ["a", "a", 3], "colour": "brown"]
-        #expect(!schema.isValid(instance))
+        #expect(try !schema.isValid(instance))
         let errors = schema.validate(instance).errors
         let triples = errors.map { [$0.instanceLocation, $0.keywordLocation, $0.absoluteKeywordLocation ?? "-"] }
         #expect(triples == [
@@ -77,10 +77,10 @@ struct ValidatorTests {
         let schema: JSONValue = ["format": "date"]
         #expect(try JSONSchema.compile(schema).isValid("2025-02-30"))
         let asserting = try JSONSchema.compile(schema, options: SchemaOptions(assertFormat: true))
-        #expect(!asserting.isValid("2025-02-30"))
-        #expect(asserting.isValid("2024-02-29"))
-        #expect(!asserting.isValid("2023-02-29"))
-        #expect(asserting.isValid(12), "formats only constrain strings")
+        #expect(try !asserting.isValid("2025-02-30"))
+        #expect(try asserting.isValid("2024-02-29"))
+        #expect(try !asserting.isValid("2023-02-29"))
+        #expect(try asserting.isValid(12), "formats only constrain strings")
     }
 
     @Test(arguments: [
@@ -98,7 +98,7 @@ struct ValidatorTests {
     ] as [(String, String, Bool)])
     func formatAssertion(format: String, value: String, expected: Bool) throws {
         let schema = try JSONSchema.compile(["format": .string(format)], options: SchemaOptions(assertFormat: true))
-        #expect(schema.isValid(.string(value)) == expected)
+        #expect(try schema.isValid(.string(value)) == expected)
     }
 
     @Test func patternsFollowECMAScript() throws {
@@ -124,23 +124,95 @@ struct ValidatorTests {
     @Test func catastrophicPatternDoesNotHang() throws {
         let schema = try JSONSchema.compile(["pattern": "^(a+)+$"])
         let text = String(repeating: "a", count: 40) + "!"
-        #expect(!schema.isValid(.string(text)))
+        #expect(schema.validity(of: .string(text)) == .invalid, "no backreference: the automaton decides it")
+        #expect(schema.validity(of: .string(String(repeating: "a", count: 40))) == .valid)
+    }
+
+    @Test func nestedQuantifierAlternationMatchesAsInECMAScript() throws {
+        // /(a+)+c|!$/.test("a".repeat(30) + "!") is true in JavaScript: the second branch matches
+        // at the end, however long the first branch's search would take.
+        let schema = try JSONSchema.compile(["pattern": "(a+)+c|!$"])
+        let text = JSONValue.string(String(repeating: "a", count: 30) + "!")
+        let validity = schema.validity(of: text)
+        if case .undecided(let error) = validity {
+            #expect(error.pattern == "(a+)+c|!$", "if undecided, the error names the pattern")
+        } else {
+            #expect(validity == .valid)
+        }
+        #expect(validity != .invalid, "an undecided search is never a verdict")
+        #expect(schema.validate(text).outcome != .invalid)
+    }
+
+    /// A backreference keeps the pattern on the backtracking engine, where this search is
+    /// exponential: it must end as an evaluation error, never as "invalid".
+    static let exhaustingPattern = #"^(a+)+\1b"#
+    static let exhaustingText = JSONValue.string(String(repeating: "a", count: 40))
+
+    @Test func exhaustedPatternBudgetIsAnEvaluationErrorNotAVerdict() throws {
+        let schema = try JSONSchema.compile([
+            "$id": "https://petspot.example/code.json",
+            "properties": ["code": ["type": "string", "pattern": .string(Self.exhaustingPattern)]],
+        ])
+        let instance: JSONValue = ["code": Self.exhaustingText]
+        guard case .undecided(let error) = schema.validity(of: instance) else {
+            Issue.record("expected an undecided evaluation, got \(schema.validity(of: instance))")
+            return
+        }
+        #expect(error.reason == .patternStepBudgetExhausted(pattern: Self.exhaustingPattern))
+        #expect(error.instanceLocation == "/code")
+        #expect(error.keywordLocation == "/properties/code/pattern")
+        #expect(error.absoluteKeywordLocation == "https://petspot.example/code.json#/properties/code/pattern")
+        #expect(throws: error) { try schema.validity(of: instance).decided() }
+
+        let result = schema.validate(instance)
+        #expect(result.outcome == .undecided(error))
+        #expect(result.evaluationError == error)
+        #expect(!result.isValid)
+        #expect(result.errors.count == 1 && result.errors[0].message.hasPrefix("undecided:"))
+    }
+
+    @Test func longTextsEndInAVerdictOrAnEvaluationErrorNeverACrash() throws {
+        let long = JSONValue.string(String(repeating: "ab", count: 60_000))
+        // No lookaround: the automaton decides it, without recursion.
+        #expect(try JSONSchema.compile(["pattern": "^(?:ab)*$"]).validity(of: long) == .valid)
+        // A lookaround keeps the backtracker, whose nesting is bounded: undecided, not a crash.
+        #expect(try JSONSchema.compile(["pattern": "^(?=a)(?:ab)*$"]).validity(of: long).isUndecided)
+        // Too much work for the automaton: undecided rather than minutes long.
+        let text = JSONValue.string(String(repeating: "a", count: 20_000))
+        #expect(try JSONSchema.compile(["pattern": "^(?:a|b){1,6000}$"]).validity(of: text).isUndecided)
+    }
+
+    @Test func undecidedSubschemasAreNotInvertedOrSkipped() throws {
+        let pattern = JSONValue.string(Self.exhaustingPattern)
+        for schema: JSONValue in [
+            ["not": ["pattern": pattern]],
+            ["anyOf": [["pattern": pattern], ["type": "integer"]]],
+            ["patternProperties": [Self.exhaustingPattern: true], "additionalProperties": false],
+            ["propertyNames": ["pattern": pattern]],
+        ] {
+            let compiled = try JSONSchema.compile(schema)
+            let instance: JSONValue = schema["patternProperties"] != nil || schema["propertyNames"] != nil
+                ? .object(JSONObject([(key: Self.exhaustingText.stringValue!, value: 1)]))
+                : Self.exhaustingText
+            #expect(compiled.validity(of: instance).isUndecided, "\(schema.serialized())")
+            #expect(compiled.validate(instance).evaluationError != nil, "\(schema.serialized())")
+        }
     }
 
     @Test func lengthsCountCodePoints() throws {
         let schema = try JSONSchema.compile(["minLength": 2, "maxLength": 2])
-        #expect(schema.isValid("💩💩"))
-        #expect(!schema.isValid("💩"))
-        #expect(!schema.isValid("abc"))
+        #expect(try schema.isValid("💩💩"))
+        #expect(try !schema.isValid("💩"))
+        #expect(try !schema.isValid("abc"))
     }
 
     @Test func multipleOfIsExact() throws {
         let schema = try JSONSchema.compile(["multipleOf": .number(JSONNumber(literal: "0.0001")!)])
-        #expect(schema.isValid(.number(JSONNumber(literal: "0.0075")!)))
-        #expect(!schema.isValid(.number(JSONNumber(literal: "0.00751")!)))
+        #expect(try schema.isValid(.number(JSONNumber(literal: "0.0075")!)))
+        #expect(try !schema.isValid(.number(JSONNumber(literal: "0.00751")!)))
         let integers = try JSONSchema.compile(["type": "integer"])
-        #expect(integers.isValid(.number(JSONNumber(literal: "1.0")!)))
-        #expect(integers.isValid(.number(JSONNumber(literal: "1e308")!)))
+        #expect(try integers.isValid(.number(JSONNumber(literal: "1.0")!)))
+        #expect(try integers.isValid(.number(JSONNumber(literal: "1e308")!)))
     }
 
     @Test func remoteReferencesResolveOnlyFromTheRegistry() throws {
@@ -149,16 +221,16 @@ struct ValidatorTests {
         var registry = SchemaRegistry()
         registry.register(["exclusiveMinimum": 0], at: "https://example.com/positive.json")
         let compiled = try JSONSchema.compile(schema, registry: registry)
-        #expect(compiled.isValid(1))
-        #expect(!compiled.isValid(0))
+        #expect(try compiled.isValid(1))
+        #expect(try !compiled.isValid(0))
     }
 
     @Test func metaschemaIsBundled() throws {
         let metaschema = try JSONSchema.compile(["$ref": "https://json-schema.org/draft/2020-12/schema"])
-        #expect(metaschema.isValid(Self.person))
-        #expect(!metaschema.isValid(["type": "integr"]))
-        #expect(!metaschema.isValid(["minLength": -1]))
-        #expect(!metaschema.isValid(["properties": ["a": ["type": 5]]]))
+        #expect(try metaschema.isValid(Self.person))
+        #expect(try !metaschema.isValid(["type": "integr"]))
+        #expect(try !metaschema.isValid(["minLength": -1]))
+        #expect(try !metaschema.isValid(["properties": ["a": ["type": 5]]]))
     }
 
     @Test func badSchemasAreCompileErrors() throws {
@@ -169,17 +241,39 @@ struct ValidatorTests {
         #expect(throws: SchemaCompileError.self) { try JSONSchema.compile(5) }
     }
 
-    @Test func referenceLoopsEndWithAnErrorNotACrash() throws {
+    @Test func referenceLoopsEndWithAnEvaluationErrorNotACrash() throws {
         let loop = try JSONSchema.compile(["$defs": ["a": ["$ref": "#/$defs/b"], "b": ["$ref": "#/$defs/a"]], "$ref": "#/$defs/a"])
-        #expect(!loop.isValid(1))
-        #expect(loop.validate(1).errors.first?.message.contains("deeper") == true)
+        #expect(loop.validity(of: 1).isUndecided)
+        #expect(loop.validate(1).evaluationError?.reason == .evaluationTooDeep(limit: 300))
+        #expect(throws: SchemaEvaluationError.self, "isValid throws rather than guess a verdict") { try loop.isValid(1) }
     }
 
-    @Test func deepInstancesAreBounded() throws {
+    @Test func deepInstancesAreBoundedAndUndecided() throws {
         var deep: JSONValue = 1
         for _ in 0..<10_000 { deep = .array([deep]) }
         let schema = try JSONSchema.compile(["items": ["$ref": "#"]])
-        #expect(!schema.isValid(deep))
-        #expect(!schema.validate(deep).isValid)
+        #expect(schema.validity(of: deep).isUndecided, "valid by the schema, but deeper than the bound: no verdict")
+        #expect(schema.validate(deep).evaluationError?.reason == .evaluationTooDeep(limit: 300))
+        var shallow: JSONValue = 1
+        for _ in 0..<100 { shallow = .array([shallow]) }
+        #expect(schema.validity(of: shallow) == .valid)
+    }
+
+    @Test func cyclicReferencesEvaluate() throws {
+        let tree = try JSONSchema.compile([
+            "$defs": ["node": ["type": "object", "properties": ["value": ["type": "integer"], "children": ["type": "array", "items": ["$ref": "#/$defs/node"]]]]],
+            "$ref": "#/$defs/node",
+        ])
+        #expect(tree.validity(of: ["value": 1, "children": [["value": 2, "children": []], ["value": 3]]]) == .valid)
+        #expect(tree.validity(of: ["value": 1, "children": [["value": 2, "children": [["value": "x"]]]]]) == .invalid)
+        let errors = tree.validate(["value": 1, "children": [["value": "x"]]]).errors
+        #expect(errors.map(\.keywordLocation) == ["/$ref/properties/children/items/$ref/properties/value/type"])
+    }
+}
+
+extension Validity {
+    var isUndecided: Bool {
+        if case .undecided = self { return true }
+        return false
     }
 }

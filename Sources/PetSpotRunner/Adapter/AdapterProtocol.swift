@@ -97,6 +97,8 @@ public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvert
     case cannotStart(String)
     /// The adapter exited (or closed its output) before answering.
     case exited(status: Int32?)
+    /// The adapter was killed by a signal (it crashed) before answering.
+    case crashed(signal: Int32)
     /// No answer within the per-case timeout.
     case timedOut(seconds: Double)
     /// The answer line is not a valid answer.
@@ -112,6 +114,7 @@ public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .cannotStart(let reason): "the adapter could not be started: \(reason)"
         case .exited(let status):
             "the adapter exited before answering\(status.map { " (exit status \($0))" } ?? "")"
+        case .crashed(let signal): "the adapter crashed (\(AdapterProcess.signalName(signal))) before answering"
         case .timedOut(let seconds): "the adapter did not answer within \(ContractReport.seconds(seconds)) s"
         case .malformedAnswer(let reason): "malformed answer: \(reason)"
         case .wrongId(let expected, let actual): "the adapter answered id \(actual) to question \(expected)"

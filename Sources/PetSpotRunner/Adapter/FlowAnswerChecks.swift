@@ -337,6 +337,7 @@ extension AdapterProtocolError {
         switch self {
         case .cannotStart: "could not be started"
         case .exited: "exited before answering"
+        case .crashed: "crashed before answering"
         case .timedOut: "did not answer in time"
         case .malformedAnswer: "answered a malformed line"
         case .wrongId: "answered another question's id"

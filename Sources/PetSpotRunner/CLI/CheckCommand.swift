@@ -66,8 +66,7 @@ struct CheckCommand: RunnerCommand {
         shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 5, in: 0...3600)
         budgetSeconds = try parsed.seconds("--budget", default: 60, in: 0.1...86_400)
         maxFailures = try parsed.int("--max-failures", default: 10, in: 1...1000)
-        reportJSON = try parsed.nonEmpty("--report-json")
-        junit = try parsed.nonEmpty("--junit")
+        (reportJSON, junit) = try parsed.reportFiles()
         showsProgress = !parsed.flag("--no-progress")
         usesMock = !parsed.flag("--no-mock")
         self.arguments = arguments
@@ -93,7 +92,8 @@ struct CheckCommand: RunnerCommand {
             budgetSeconds: budgetSeconds, maxFailures: maxFailures)
         // Coverage decides the count: at most ten times --cases.
         let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
-        let mock = usesMock ? InProcessMock(oracle: oracle, generator: flows.makeGenerator(), cases: cases, seed: seed) : nil
+        let mock = usesMock
+            ? InProcessMock(oracle: oracle, generator: flows.makeGenerator(), cases: cases, seed: seed, secrets: recorder.secrets) : nil
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: flows, backend: mock?.target)
@@ -130,9 +130,7 @@ struct CheckCommand: RunnerCommand {
         progress.finish()
         let report = recorder.report(
             command: "check", arguments: Redactor().arguments(arguments), target: oracle.name, seed: seed, startedAt: startedAt)
-        if let reportJSON { try report.writeJSON(to: reportJSON) }
-        if let junit { try report.writeJUnit(to: junit) }
-        output.line(report.consoleText)
+        try report.deliver(to: output, json: reportJSON, junit: junit)
         return report.exitCode
     }
 }
@@ -143,12 +141,14 @@ struct InProcessMock {
     let backend: MockBackend
     let target: BackendTarget
 
-    /// A mock that receives what `oracle` submits for `cases` cases of `generator` from `seed`.
-    init(oracle: any FlowOracle, generator: Gen<FlowCase>, cases: Int, seed: UInt64) {
+    /// A mock that receives what `oracle` submits for `cases` cases of `generator` from `seed`;
+    /// the credentials exchanged with it are learnt into `secrets`.
+    init(oracle: any FlowOracle, generator: Gen<FlowCase>, cases: Int, seed: UInt64, secrets: SecretStore = SecretStore()) {
         let clock = Locked<Date?>(nil)
         backend = MockBackend(profile: .strict, clock: { clock.withLock { $0 } ?? Date() })
+        secrets.add(backend.adminToken)
         target = BackendTarget(
-            name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max),
+            name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max, secrets: secrets),
             profile: .strict, adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 4,
             submissions: {
                 await runOnDedicatedThread {

@@ -80,7 +80,7 @@ public struct CommandSpec: Sendable, Hashable {
         }
         lines += ["", "EXAMPLES:"]
         lines += examples.map { "  \($0)" }
-        lines += ["", "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable."]
+        lines += ["", RunnerExitCode.helpText]
         return lines.joined(separator: "\n")
     }
 }

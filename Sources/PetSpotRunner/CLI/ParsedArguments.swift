@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The flags of one command line, parsed against a ``CommandSpec`` and read with typed accessors
 /// that name the flag in every error.
@@ -112,18 +119,109 @@ public struct ParsedArguments: Sendable {
     }
 
     /// An `http` or `https` base URL with a host, or `nil` when absent.
+    ///
+    /// The scheme and host are case-insensitive (`HTTP://Example.COM` is `http://example.com`),
+    /// an IPv6 literal is accepted in brackets (`http://[::1]:8080`), and credentials
+    /// (`http://user:password@host`) are taken out of the URL: the runner never sends them (its
+    /// contracts send their own `Authorization` headers) and never prints them; read them with
+    /// ``baseURLCredentials(_:)`` to mask them. Anything else is refused here, with the byte or
+    /// part at fault named, so that a URL accepted here is one the transport can use.
     public func baseURL(_ name: String) throws(RunnerError) -> URL? {
         guard let text = values[name] else { return nil }
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-            components.query == nil, components.fragment == nil, let url = components.url
-        else {
-            throw .usage("invalid URL '\(text)' for \(name): expected http://HOST[:PORT][/PATH], e.g. http://127.0.0.1:8080", command: command.name)
+        let shown = DisplayText.sanitized(text, maxBytes: 200)
+        func invalid(_ reason: String) -> RunnerError {
+            .usage("invalid URL '\(shown)' for \(name): \(reason)", command: command.name)
         }
+        let example = "expected http://HOST[:PORT][/PATH], e.g. http://127.0.0.1:8080"
+        if let offset = text.utf8.firstIndex(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            throw invalid("a space or control character at byte \(text.utf8.distance(from: text.utf8.startIndex, to: offset)); \(example)")
+        }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+            throw invalid(example)
+        }
+        guard scheme == "http" || scheme == "https" else { throw invalid("the scheme must be http or https; \(example)") }
+        guard var host = components.percentEncodedHost, !host.isEmpty else { throw invalid("no host; \(example)") }
+        if host.hasPrefix("[") || host.contains(":") {
+            guard host.hasPrefix("["), host.hasSuffix("]") else { throw invalid("an IPv6 address must be in brackets, e.g. http://[::1]:8080") }
+            let address = String(host.dropFirst().dropLast())
+            var parsed = in6_addr()
+            guard inet_pton(AF_INET6, address, &parsed) == 1 else {
+                throw invalid("'\(DisplayText.sanitized(address, maxBytes: 80))' is not an IPv6 address")
+            }
+            host = "[" + address.lowercased() + "]"
+        } else {
+            let allowed = host.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "_")
+            }
+            guard allowed else { throw invalid("the host may hold only letters, digits, '-', '.' and '_'; \(example)") }
+            host = host.lowercased()
+        }
+        guard components.query == nil, components.fragment == nil else { throw invalid("no query or fragment allowed; \(example)") }
         if let port = components.port, !(1...65535).contains(port) {
-            throw .usage("invalid URL '\(text)' for \(name): port \(port) is outside 1-65535", command: command.name)
+            throw invalid("port \(port) is outside 1-65535")
         }
+        var clean = URLComponents()
+        clean.scheme = scheme
+        clean.percentEncodedHost = host
+        clean.port = components.port
+        clean.percentEncodedPath = components.percentEncodedPath
+        guard let url = clean.url else { throw invalid(example) }
         return url
+    }
+
+    /// The `user` and `password` of a base URL given as `http://user:password@host`, if any.
+    package func baseURLCredentials(_ name: String) -> (user: String, password: String?)? {
+        guard let text = values[name], let components = URLComponents(string: text) else { return nil }
+        guard let user = components.user else { return components.password.map { ("", $0) } }
+        return (user, components.password)
+    }
+
+    /// The `--report-json` and `--junit` paths, each checked writable before anything runs, so
+    /// that a run never does its work and then fails to write its reports.
+    ///
+    /// A report is written at the end by replacing the file atomically (a temporary file in the
+    /// same directory, then a rename), so the check is the same: the directory exists and a file
+    /// can be created in it, and the path, if it exists, is a file that may be written. Nothing is
+    /// written to the path itself, so an existing report is not clobbered by a failed run.
+    /// - Throws: a usage error naming the flag and the reason; also when both flags name one file.
+    package func reportFiles() throws(RunnerError) -> (json: String?, junit: String?) {
+        let json = try nonEmpty("--report-json"), junit = try nonEmpty("--junit")
+        if let json { try Self.checkWritable(json, flag: "--report-json", command: command.name) }
+        if let junit { try Self.checkWritable(junit, flag: "--junit", command: command.name) }
+        if let json, let junit,
+            URL(fileURLWithPath: json).standardizedFileURL.path == URL(fileURLWithPath: junit).standardizedFileURL.path
+        {
+            throw .usage("--report-json and --junit name the same file '\(DisplayText.sanitized(json, maxBytes: 200))'", command: command.name)
+        }
+        return (json, junit)
+    }
+
+    /// Checks that `path` can be written as a report file (see ``reportFiles()``).
+    package static func checkWritable(_ path: String, flag: String, command: String) throws(RunnerError) {
+        let shown = DisplayText.sanitized(path, maxBytes: 200)
+        func refuse(_ reason: String) -> RunnerError {
+            .usage("cannot write the \(flag) file '\(shown)': \(reason)", command: command)
+        }
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw refuse("it is a directory") }
+            if access(url.path, W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+        }
+        let directory = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw refuse("the directory '\(DisplayText.sanitized(directory, maxBytes: 200))' does not exist")
+        }
+        guard isDirectory.boolValue else { throw refuse("'\(DisplayText.sanitized(directory, maxBytes: 200))' is not a directory") }
+        let probe = url.deletingLastPathComponent().appendingPathComponent(".petspot-contracts-probe-\(getpid())-\(UUID().uuidString)").path
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw refuse("no file can be created in '\(DisplayText.sanitized(directory, maxBytes: 200))': \(String(cString: strerror(errno)))")
+        }
+        _ = close(descriptor)
+        _ = unlink(probe)
     }
 
     /// The closest candidate to `word` (edit distance at most 3, or a shared prefix), if any.

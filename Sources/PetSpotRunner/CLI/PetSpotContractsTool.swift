@@ -41,7 +41,7 @@ public enum PetSpotContractsTool {
         lines += [
             "",
             "Run 'petspot-contracts COMMAND --help' for a command's options.",
-            "EXIT CODES: 0 all contracts hold, 1 a contract failed, 2 usage or configuration error, 3 target unreachable.",
+            RunnerExitCode.helpText,
         ]
         return lines.joined(separator: "\n")
     }
@@ -54,6 +54,10 @@ public enum PetSpotContractsTool {
 
     /// Runs the command line `arguments` with `commands` (and `help`).
     package static func run(arguments: [String], output: RunnerOutput, commands: [any RunnerCommand.Type]) async -> Int32 {
+        // A command writing to the process's own standard streams owns the process: it handles
+        // SIGINT and SIGTERM (SignalTrap), and a signal that ends it has the last word on the exit code.
+        if output.ownsProcess { SignalTrap.shared.arm() }
+        defer { SignalTrap.shared.waitIfExiting() }
         do {
             return try await dispatch(arguments, output: output, commands: commands).rawValue
         } catch let error as RunnerError {

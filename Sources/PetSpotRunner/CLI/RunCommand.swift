@@ -3,22 +3,28 @@ import PetSpotContractKit
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotModel
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
 struct RunCommand: RunnerCommand {
     static let spec = CommandSpec(
         name: "run",
-        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--report-json FILE] [--junit FILE] [--no-progress]",
-        summary: "Check a running backend over HTTP: generated reports, the catalog's negative cases, photo uploads.",
+        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--max-response-bytes B] [--report-json FILE] [--junit FILE] [--no-progress]",
+        summary: "Check a running backend over HTTP: every route of backend-contract.md, the catalogs, generated reports.",
         discussion: """
             Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
             with a --timeout; every microchip number is unique to the run (a random 9-digit prefix and a counter); \
             with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
-            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed.
+            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
+            each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
+            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token, \
+            and the mock's default profile is strict (pass --profile strict, or start it with --profile production). \
+            Redirects: one to another origin is never followed (no credential leaves the target), a same-origin one \
+            only for GET; the contract sees a redirect not followed as its answer, and the report notes every redirect. \
+            Answers longer than --max-response-bytes fail their contract (answers are never decompressed). \
+            SIGINT/SIGTERM: no new case starts, cleanup runs, the report so far is printed and written, exit 130/143 \
+            (a second signal exits at once). A run that checks fewer than half of its contracts (a small \
+            --max-requests) fails its "run coverage" contract: exit 1.
             """,
         options: [
             OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
@@ -28,13 +34,16 @@ struct RunCommand: RunnerCommand {
             OptionSpec("--profile", value: "P", default: "production", help: "Expected behaviour: production or strict (the project's mock)."),
             OptionSpec("--concurrency", value: "K", default: "4", help: "Requests in flight at most."),
             OptionSpec("--max-requests", value: "M", default: "2000", help: "Request budget of the run (cleanup deletes excepted)."),
-            OptionSpec("--timeout", value: "SEC", default: "10", help: "Per-request time limit in seconds."),
+            OptionSpec("--timeout", value: "SEC", default: "10", help: "Deadline of each request in seconds, connect to last byte."),
+            OptionSpec(
+                "--max-response-bytes", value: "B", default: "4194304 (4 MiB)",
+                help: "Longest answer body read; a longer one fails its contract."),
             .reportJSON,
             .junit,
             .noProgress,
         ],
         examples: [
-            "petspot-contracts run --base-url http://127.0.0.1:8080 --admin-token petspot-admin-token",
+            "petspot-contracts run --base-url http://127.0.0.1:8080 --profile strict --admin-token petspot-admin-token",
             "PETSPOT_ADMIN_TOKEN=... petspot-contracts run --base-url https://staging.example.com --cases 50 --max-requests 500 --junit contracts.xml",
         ])
 
@@ -46,6 +55,10 @@ struct RunCommand: RunnerCommand {
     let concurrency: Int
     let maxRequests: Int
     let timeout: Double
+    /// The longest answer body read (`--max-response-bytes`).
+    let maxResponseBytes: Int
+    /// The password of a `--base-url` given with credentials (never sent; masked in every output).
+    let baseURLPassword: String?
     let reportJSON: String?
     let junit: String?
     let showsProgress: Bool
@@ -68,8 +81,10 @@ struct RunCommand: RunnerCommand {
         concurrency = try parsed.int("--concurrency", default: 4, in: 1...64)
         maxRequests = try parsed.int("--max-requests", default: 2000, in: 1...10_000_000)
         timeout = try parsed.seconds("--timeout", default: 10, in: 0.1...600)
-        reportJSON = try parsed.nonEmpty("--report-json")
-        junit = try parsed.nonEmpty("--junit")
+        maxResponseBytes = try parsed.int(
+            "--max-response-bytes", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024))
+        baseURLPassword = parsed.baseURLCredentials("--base-url")?.password
+        (reportJSON, junit) = try parsed.reportFiles()
         showsProgress = !parsed.flag("--no-progress")
         self.arguments = arguments
     }
@@ -81,34 +96,43 @@ struct RunCommand: RunnerCommand {
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
-        try await execute(transport: URLSessionTransport(baseURL: baseURL, timeout: timeout), output: output)
+        let transport = RunnerHTTPTransport(baseURL: baseURL, timeout: timeout, maxResponseBytes: maxResponseBytes)
+        let interruption = RunInterruption()
+        return try await SignalTrap.shared.with(.graceful { interruption.interrupt($0, output: output) }) {
+            try await execute(transport: transport, output: output, interruption: interruption)
+        }
     }
 
     /// Runs every contract through `transport` (tests pass an in-process or deliberately broken one).
-    func execute(transport base: any AnnouncementTransport, output: RunnerOutput) async throws -> RunnerExitCode {
+    func execute(
+        transport base: any AnnouncementTransport, output: RunnerOutput, interruption: RunInterruption = RunInterruption()
+    ) async throws -> RunnerExitCode {
         let startedAt = Date()
         output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue), seed \(seed) (replay: \(replayCommand))")
-        let recorder = ContractRecorder()
-        let transport = BudgetedTransport(base, limit: maxRequests)
+        let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
+        let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
+        interruption.stops(transport)
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
-            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) })
+            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) },
+            baseURL: baseURL)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: nil, backend: backend)
         try await ContractRegistry.checkAll(session)
         progress.finish()
+        let hint = backend.noteFindings(recorder: recorder)
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
+        recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption)
         let report = recorder.report(
-            command: "run", arguments: Redactor(secrets: adminToken.map { [$0] } ?? []).arguments(arguments),
-            target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
-        if let reportJSON { try report.writeJSON(to: reportJSON) }
-        if let junit { try report.writeJUnit(to: junit) }
-        output.line(report.consoleText)
-        return report.exitCode
+            command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
+        // The profile hint closes the output, after the report (and before any error writing its files).
+        defer { if let hint { output.line("\nhint: " + hint) } }
+        try report.deliver(to: output, json: reportJSON, junit: junit)
+        return interruption.exitCode ?? report.exitCode
     }
 
     /// `count` valid reports of either flow made at `now` (the server's clock judges their

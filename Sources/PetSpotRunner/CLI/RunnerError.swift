@@ -1,17 +1,28 @@
 /// The exit codes of `petspot-contracts`, the same for every command.
 ///
 /// CI systems branch on these: `0` and `1` mean the contracts were checked (and held or not);
-/// `2` means the command line or its configuration is wrong and nothing was checked; `3` means
-/// the target backend could not be reached at all.
+/// `2` means the command line or its configuration is wrong and nothing was checked (or, rarely,
+/// a report file checked writable at the start could not be written at the end: the console
+/// report was printed first); `3` means the target backend could not be reached at all; `130`
+/// and `143` mean the run was interrupted by SIGINT or SIGTERM (`run` stops starting cases, cleans
+/// up, prints and writes the report so far; `check` stops its adapter and exits at once).
 public enum RunnerExitCode: Int32, Sendable, CaseIterable {
     /// Every contract held (or help was printed).
     case success = 0
-    /// At least one contract failed.
+    /// At least one contract failed, or `run` checked fewer than half of its contracts.
     case contractFailed = 1
-    /// A usage or configuration error: unknown flag, bad value, bad URL, unreadable file.
+    /// A usage or configuration error: unknown flag, bad value, bad URL, unwritable report file.
     case usage = 2
     /// The target backend could not be reached (connection refused, unknown host, no answer).
     case unreachable = 3
+    /// Interrupted by SIGINT (128 + 2).
+    case interrupted = 130
+    /// Interrupted by SIGTERM (128 + 15).
+    case terminated = 143
+
+    /// The exit codes in one line, as `--help` and the overview print them.
+    public static let helpText = "EXIT CODES: 0 all contracts hold, 1 a contract failed (or run checked fewer than half of its contracts), "
+        + "2 usage or configuration error, 3 target unreachable, 130/143 interrupted by SIGINT/SIGTERM."
 }
 
 /// Every error the command line can end with, mapped in one place to one line and an exit code.
@@ -38,10 +49,11 @@ public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command the error concerns, for the `see '... --help'` hint (nil: the tool itself).
     public let command: String?
 
-    /// Creates an error of `kind` with a one-line `message`.
+    /// Creates an error of `kind` with a one-line `message` (line breaks become spaces, other
+    /// control characters are escaped, and it is cut after 2 KiB).
     public init(_ kind: Kind, _ message: String, command: String? = nil) {
         self.kind = kind
-        self.message = message.replacingOccurrences(of: "\n", with: " ")
+        self.message = DisplayText.sanitized(message.replacingOccurrences(of: "\n", with: " "), maxBytes: 2048)
         self.command = command
     }
 

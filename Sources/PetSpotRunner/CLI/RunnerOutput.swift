@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,25 +8,43 @@ import Darwin
 
 /// Where a command writes: standard output for results, standard error for progress and errors.
 ///
-/// Every line is flushed as it is written (other programs and CI logs read it live). Tests use
+/// Every line is written with one unbuffered `write` as it comes (other programs and CI logs
+/// read it live; nothing waits in a buffer when the process ends). Tests use
 /// ``RunnerOutput/capturing()`` to collect what a command prints.
-public final class RunnerOutput: @unchecked Sendable {
-    // Unchecked: every mutable member is guarded by `lock`.
-    private let lock = NSLock()
+public final class RunnerOutput: Sendable {
+    /// Writes to standard output.
     private let writeOut: @Sendable (String) -> Void
+    /// Writes to standard error.
     private let writeError: @Sendable (String) -> Void
-    private var capturedOut = ""
-    private var capturedError = ""
+    /// What was captured (capturing outputs), and the lock that keeps lines whole.
+    private let captured = Locked((out: "", error: ""))
+    /// Whether output is captured (tests) rather than written.
     private let captures: Bool
     /// Whether standard error is a terminal (a live progress line with `\r` is then used).
     public let errorIsTerminal: Bool
+    /// Whether this is the process's own standard output and error (``standard()``): a command
+    /// writing there owns the process and handles its signals.
+    public var ownsProcess: Bool { !captures }
 
     /// Output to the process's standard output and standard error.
     public static func standard() -> RunnerOutput {
         RunnerOutput(
-            out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            error: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            out: { text in writeAll(1, text) },
+            error: { text in writeAll(2, text) },
             errorIsTerminal: isatty(2) == 1, captures: false)
+    }
+
+    /// Writes all of `text` to `descriptor` with `write(2)` (no buffer to flush); a reader that
+    /// went away (EPIPE) or any other error ends the write quietly.
+    static func writeAll(_ descriptor: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
     }
 
     /// Output collected in memory, for tests (read ``standardOutput`` and ``standardError``).
@@ -45,30 +64,30 @@ public final class RunnerOutput: @unchecked Sendable {
 
     /// Writes `text` and a newline to standard output.
     public func line(_ text: String = "") {
-        lock.withLock {
-            if captures { capturedOut += text + "\n" } else { writeOut(text + "\n") }
+        captured.withLock { captured in
+            if captures { captured.out += text + "\n" } else { writeOut(text + "\n") }
         }
     }
 
     /// Writes `text` and a newline to standard error.
     public func errorLine(_ text: String) {
-        lock.withLock {
-            if captures { capturedError += text + "\n" } else { writeError(text + "\n") }
+        captured.withLock { captured in
+            if captures { captured.error += text + "\n" } else { writeError(text + "\n") }
         }
     }
 
     /// Writes `text` as-is to standard error (for the `\r` progress line).
     public func errorRaw(_ text: String) {
-        lock.withLock {
-            if captures { capturedError += text } else { writeError(text) }
+        captured.withLock { captured in
+            if captures { captured.error += text } else { writeError(text) }
         }
     }
 
     /// Everything written to standard output (capturing outputs only).
-    public var standardOutput: String { lock.withLock { capturedOut } }
+    public var standardOutput: String { captured.withLock { $0.out } }
 
     /// Everything written to standard error (capturing outputs only).
-    public var standardError: String { lock.withLock { capturedError } }
+    public var standardError: String { captured.withLock { $0.error } }
 }
 
 /// The live progress line of a long run: cases done, failures and rate, on standard error.
@@ -76,17 +95,30 @@ public final class RunnerOutput: @unchecked Sendable {
 /// On a terminal the line is rewritten in place with `\r` at most ten times a second; otherwise
 /// (CI logs) a plain line is written at most every five seconds. Nothing is written during the
 /// first second, so short runs stay quiet.
-public final class ProgressLine: @unchecked Sendable {
-    // Unchecked: every mutable member is guarded by `lock`.
-    private let lock = NSLock()
+public final class ProgressLine: Sendable {
+    /// What advances and redraws change.
+    private struct Counts: Sendable {
+        /// When the line was last drawn.
+        var lastWrite: ContinuousClock.Instant
+        /// Units done.
+        var done = 0
+        /// Units failed.
+        var failures = 0
+        /// A line was drawn in place (and must be cleared).
+        var wroteInPlace = false
+    }
+
+    /// Where the line is drawn.
     private let output: RunnerOutput
+    /// The label, e.g. `check`.
     private let label: String
+    /// Units in all.
     private let total: Int
-    private let start = ContinuousClock.now
-    private var lastWrite: ContinuousClock.Instant
-    private var done = 0
-    private var failures = 0
-    private var wroteInPlace = false
+    /// When the work started.
+    private let start: ContinuousClock.Instant
+    /// The counts, behind a lock.
+    private let counts: Locked<Counts>
+    /// Whether the line is drawn at all.
     private let enabled: Bool
 
     /// A progress line for `total` units of work labelled `label`.
@@ -95,24 +127,26 @@ public final class ProgressLine: @unchecked Sendable {
         self.label = label
         self.total = total
         self.enabled = enabled
-        lastWrite = start
+        let start = ContinuousClock.now
+        self.start = start
+        counts = Locked(Counts(lastWrite: start))
     }
 
     /// Counts `count` more units done, `failed` of them failed, and redraws when due.
     public func advance(by count: Int = 1, failed: Int = 0) {
-        lock.withLock {
-            done += count
-            failures += failed
+        counts.withLock { counts in
+            counts.done += count
+            counts.failures += failed
             guard enabled else { return }
             let now = ContinuousClock.now
             guard now - start >= .seconds(1) else { return }
             let interval: Duration = output.errorIsTerminal ? .milliseconds(100) : .seconds(5)
-            guard now - lastWrite >= interval else { return }
-            lastWrite = now
-            let text = render(now: now)
+            guard now - counts.lastWrite >= interval else { return }
+            counts.lastWrite = now
+            let text = render(now: now, done: counts.done, failures: counts.failures)
             if output.errorIsTerminal {
                 output.errorRaw("\r\u{1B}[K" + text)
-                wroteInPlace = true
+                counts.wroteInPlace = true
             } else {
                 output.errorLine(text)
             }
@@ -121,13 +155,13 @@ public final class ProgressLine: @unchecked Sendable {
 
     /// Clears the in-place line (terminals) before the summary is printed.
     public func finish() {
-        lock.withLock {
-            if wroteInPlace { output.errorRaw("\r\u{1B}[K") }
-            wroteInPlace = false
+        counts.withLock { counts in
+            if counts.wroteInPlace { output.errorRaw("\r\u{1B}[K") }
+            counts.wroteInPlace = false
         }
     }
 
-    private func render(now: ContinuousClock.Instant) -> String {
+    private func render(now: ContinuousClock.Instant, done: Int, failures: Int) -> String {
         let elapsed = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         return "\(label): \(done)/\(total) cases, \(failures) failed, \(Int(rate.rounded())) cases/s"

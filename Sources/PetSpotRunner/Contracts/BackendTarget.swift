@@ -17,9 +17,14 @@ import PetSpotModel
 package final class BackendTarget: Sendable {
     /// A report to submit: its flow case and the payload its flow code built.
     package typealias Submission = (flowCase: FlowCase, payload: CreateAnnouncementRequest)
+    /// One request and its answer (or why there is none).
+    package typealias Exchange = RecordingTransport.Exchange
 
     /// What the target is, for messages: a base URL, or the in-process mock.
     package let name: String
+    /// The base URL requests go to over HTTP (`run`), for the `curl` line of each failure;
+    /// `nil` for an in-process backend.
+    package let baseURL: URL?
     /// The transport, with the run's request budget.
     package let transport: BudgetedTransport
     /// The profile the backend should answer as.
@@ -43,6 +48,15 @@ package final class BackendTarget: Sendable {
         var created: [(id: String, microchip: String?)] = []
         var deleted: Set<String> = []
         var budgetNoted = false
+        /// Management passwords of the run's announcements: masked in reports, replaced by
+        /// `$PETSPOT_MANAGEMENT_PASSWORD` in curl lines.
+        var passwords: Set<String> = []
+        /// What every answer shares (CORS, Content-Type), observed on every budgeted answer.
+        var shared = SharedBehaviourObservations()
+        /// Answers that matched the other profile's expectation, or this one's.
+        var profileEvidence = ProfileEvidence()
+        /// Catalog cases whose answer is a known production defect, and whether it is still there.
+        var knownDefects: [KnownDefectSighting] = []
     }
 
     private let registry = Locked(Registry())
@@ -51,9 +65,10 @@ package final class BackendTarget: Sendable {
     package init(
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
-        serverClock: (@Sendable (Date?) -> Void)? = nil
+        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil
     ) {
         self.name = name
+        self.baseURL = baseURL
         self.transport = transport
         self.profile = profile
         self.adminToken = adminToken
@@ -66,14 +81,31 @@ package final class BackendTarget: Sendable {
 
     // MARK: Requests
 
-    /// Sends `request` (already covered by the budget) and returns the answer or the transport error.
+    /// Sends `request` (already covered by the budget) and returns the answer or the transport
+    /// error. Every answer is observed for the behaviour all routes share (CORS, Content-Type),
+    /// which the routing group reports.
     package func send(_ request: TransportRequest) async -> Result<TransportResponse, TransportError> {
+        let answer: Result<TransportResponse, TransportError>
         do {
-            return .success(try await transport.send(request))
+            answer = .success(try await transport.send(request))
         } catch {
-            return .failure(error)
+            answer = .failure(error)
         }
+        if case .success(let response) = answer {
+            if let password = SharedBehaviourObservations.managementPassword(in: request, response) { learnPassword(password) }
+            registry.withLock { $0.shared.observe(request, response) }
+        }
+        return answer
     }
+
+    /// Sends `request` and returns it with its answer.
+    package func exchange(_ request: TransportRequest) async -> Exchange {
+        Exchange(request: request, response: await send(request))
+    }
+
+    /// A transport that sends through ``send(_:)`` (observed, already budgeted), for code that
+    /// takes a transport, such as the model's ``ReportSubmitter``.
+    package var observedTransport: any AnnouncementTransport { ObservedTransport(target: self) }
 
     /// Reserves `count` requests of the budget; when it cannot, notes once that the budget was
     /// reached and returns `false`.
@@ -83,7 +115,7 @@ package final class BackendTarget: Sendable {
             defer { registry.budgetNoted = true }
             return !registry.budgetNoted
         }
-        if first { recorder.note("the request budget (--max-requests \(transport.limit)) was reached; later cases were not run") }
+        if first { recorder.note(transport.refusalNote) }
         return false
     }
 
@@ -112,20 +144,50 @@ package final class BackendTarget: Sendable {
         _ session: ContractSession
     ) async -> Result<(id: String, password: String, microchip: String), FailedSetup> {
         let microchip = microchips.next()
-        let request = Self.createRequest(.object(session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip)))
+        switch await create(session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip)) {
+        case .success(let created): return .success((created.id, created.password, microchip))
+        case .failure(let setup): return .failure(setup)
+        }
+    }
+
+    /// An announcement the run created: its id, management password and the 201 answer.
+    package struct Created: Sendable {
+        /// The announcement's id.
+        package let id: String
+        /// Its management password (a secret: never printed).
+        package let password: String
+        /// The 201 answer's body.
+        package let answer: JSONObject
+        /// The create exchange.
+        package let exchange: Exchange
+    }
+
+    /// Creates an announcement from `body` (one budgeted request) and remembers it for cleanup.
+    /// - Returns: the created announcement, or the exchange when it did not answer 201 with an
+    ///   id and a management password.
+    package func create(_ body: JSONObject) async -> Result<Created, FailedSetup> {
+        let request = Self.createRequest(.object(body))
         let answer = await send(request)
         guard case .success(let response) = answer, response.status == 201,
-            let body = try? JSONValue.parse(response.body), let id = body["id"]?.stringValue,
-            let password = body["managementPassword"]?.stringValue
+            let object = (try? JSONValue.parse(response.body))?.objectValue, let id = object["id"]?.stringValue,
+            let password = object["managementPassword"]?.stringValue
         else {
+            if case .success(let response) = answer, let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue {
+                remember(id, microchip: body["microchipNumber"]?.stringValue)
+            }
             return .failure(FailedSetup(request: request, response: answer))
         }
-        remember(id, microchip: microchip)
-        return .success((id, password, microchip))
+        remember(id, microchip: body["microchipNumber"]?.stringValue)
+        return .success(Created(id: id, password: password, answer: object, exchange: Exchange(request: request, response: answer)))
+    }
+
+    /// The catalog's valid base payload with a fresh microchip number of the run.
+    package func basePayload(_ session: ContractSession) -> JSONObject {
+        session.schemas.documents.negativeCases.basePayload(microchipNumber: microchips.next())
     }
 
     /// A setup request that did not answer as needed.
-    package struct FailedSetup: Error {
+    package struct FailedSetup: Error, Sendable {
         /// The request.
         package let request: TransportRequest
         /// Its answer.
@@ -146,6 +208,49 @@ package final class BackendTarget: Sendable {
 
     /// Announcements created so far.
     package var createdCount: Int { registry.withLock { $0.created.count } }
+
+    /// Whether the run already deleted the announcement.
+    package func isDeleted(_ id: String) -> Bool { registry.withLock { $0.deleted.contains(id) } }
+
+    // MARK: Secrets and observations
+
+    /// Remembers a management password the backend answered (masked everywhere from then on).
+    package func learnPassword(_ password: String) {
+        _ = registry.withLock { $0.passwords.insert(password) }
+    }
+
+    /// The management passwords learnt so far.
+    package var knownPasswords: Set<String> { registry.withLock { $0.passwords } }
+
+    /// The redactor for a record: the admin token and `password` (the case's own), if any.
+    package func redactor(adding password: String?) -> Redactor {
+        password.map { redactor.adding($0) } ?? redactor
+    }
+
+    /// What every answer shared so far.
+    package var sharedObservations: SharedBehaviourObservations { registry.withLock { $0.shared } }
+
+    /// Notes that a catalog answer matched `matched` (the expected profile or the other one).
+    package func noteProfileEvidence(caseId: String, matchedExpected: Bool, otherProfileAnswer: String?) {
+        registry.withLock { registry in
+            if matchedExpected {
+                registry.profileEvidence.matchedExpected += 1
+            } else if let otherProfileAnswer {
+                registry.profileEvidence.matchedOther.append((caseId, otherProfileAnswer))
+            }
+        }
+    }
+
+    /// The evidence gathered about which profile the backend answers as.
+    package var profileEvidence: ProfileEvidence { registry.withLock { $0.profileEvidence } }
+
+    /// Notes a catalog case marked as a known production defect, and whether the backend still has it.
+    package func noteKnownDefect(_ sighting: KnownDefectSighting) {
+        registry.withLock { $0.knownDefects.append(sighting) }
+    }
+
+    /// The known production defects seen so far.
+    package var knownDefectSightings: [KnownDefectSighting] { registry.withLock { $0.knownDefects } }
 
     /// Deletes every announcement this run created and no contract deleted, with the admin token
     /// and outside the request budget; records the rest as leftovers.
@@ -175,7 +280,8 @@ package final class BackendTarget: Sendable {
 
 extension ContractSession {
     /// Records one case of `contract` in `group`: a pass when `problem` is `nil`, else a failure
-    /// with the request and answer, redacted.
+    /// with the request and answer, redacted, and (against a backend reached over HTTP) a `curl`
+    /// line that sends the same request, its secrets read from environment variables.
     package func record(
         _ group: String, _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
         response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil,
@@ -192,9 +298,25 @@ extension ContractSession {
             case .failure(let error): "no answer: \(error.description)"
             }
         }
+        var reproduce: String?
+        if let request, let backend, let baseURL = backend.baseURL {
+            reproduce = CurlReproduction(
+                baseURL: baseURL, adminToken: backend.adminToken, managementPasswords: backend.knownPasswords.union(redactor.secrets)
+            ).command(for: request)
+        }
         recorder.fail(group: group, contract: contract, ContractFailure(
             message: redactor.scrub(problem), caseId: caseId, request: request.map(redactor.request), expected: expected,
-            actual: actual, originalInput: input, seed: seed, replay: replay))
+            actual: actual, originalInput: input, seed: seed, replay: replay, reproduce: reproduce))
+    }
+
+    /// Records `exchange` as one case of `contract`.
+    package func record(
+        _ group: String, _ contract: String, _ problem: String?, _ exchange: BackendTarget.Exchange, expected: String,
+        password: String? = nil, caseId: String? = nil
+    ) {
+        record(
+            group, contract, problem, request: exchange.request, expected: expected, response: exchange.response, caseId: caseId,
+            redactor: backend?.redactor(adding: password))
     }
 
     /// Records a failed setup as a failure of each of `contracts`.
@@ -202,6 +324,26 @@ extension ContractSession {
         for contract in contracts {
             record(group, contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
         }
+    }
+
+    /// Declares `contracts` in `group` and reserves `count` requests for them; when the budget
+    /// cannot cover them, marks each skipped and returns `false`.
+    package func reserve(_ count: Int, group: String, contracts: [String]) -> Bool {
+        for contract in contracts { recorder.declare(group: group, contract: contract) }
+        guard let backend, backend.reserve(count, recorder: recorder) else {
+            for contract in contracts { recorder.skip(group: group, contract: contract, reason: "request budget reached") }
+            return false
+        }
+        return true
+    }
+}
+
+/// A transport through ``BackendTarget/send(_:)``: observed, and already covered by the budget.
+struct ObservedTransport: AnnouncementTransport {
+    let target: BackendTarget
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        try await target.send(request).get()
     }
 }
 

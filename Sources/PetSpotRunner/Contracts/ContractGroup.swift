@@ -43,6 +43,15 @@ package enum ContractRegistry {
         CreateCatalogContracts(),
         DerivedCreateContracts(),
         PhotoUploadCatalogContracts(),
+        AcceptanceContracts(),
+        EchoContracts(),
+        DetailsContracts(),
+        ListContracts(),
+        PhotoContracts(),
+        AdminDeleteContracts(),
+        MessagesContracts(),
+        // Last: it also reports what every answer of the run shared (CORS, Content-Type).
+        RoutingContracts(),
     ]
 
     /// Checks every group that applies to `session`, in order, then deletes what the backend

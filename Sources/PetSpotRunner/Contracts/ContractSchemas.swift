@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotModel
@@ -37,31 +38,18 @@ public struct ContractSchemas: Sendable {
 
     /// The contract shared by every command of this process (loaded on first use).
     public static func shared() throws(RunnerError) -> ContractSchemas {
-        try cache.get()
+        try loadOnce().get()
     }
 
-    private static let cache = Cache()
+    /// The contract loaded once per process (or the error loading it gave).
+    private static let cache = Locked<Result<ContractSchemas, RunnerError>?>(nil)
 
-    private final class Cache: @unchecked Sendable {
-        // Unchecked: `value` is guarded by `lock`.
-        private let lock = NSLock()
-        private var value: Result<ContractSchemas, RunnerError>?
-
-        func get() throws(RunnerError) -> ContractSchemas {
-            let result = lock.withLock { () -> Result<ContractSchemas, RunnerError> in
-                if let value { return value }
-                let loaded: Result<ContractSchemas, RunnerError>
-                do {
-                    loaded = .success(try ContractSchemas.load())
-                } catch let error as RunnerError {
-                    loaded = .failure(error)
-                } catch {
-                    loaded = .failure(.configuration(String(describing: error)))
-                }
-                value = loaded
-                return loaded
-            }
-            return try result.get()
+    private static func loadOnce() -> Result<ContractSchemas, RunnerError> {
+        cache.withLock { cached in
+            if let cached { return cached }
+            let loaded = Result { () throws(RunnerError) in try ContractSchemas.load() }
+            cached = loaded
+            return loaded
         }
     }
 
@@ -71,11 +59,21 @@ public struct ContractSchemas: Sendable {
     }
 
     /// Violations of `instance` against schema `name` (`location: message`); empty when valid.
+    ///
+    /// An evaluation the validator cannot decide (a pattern's search ran out of its budget) is
+    /// never taken as valid: it comes back as one entry saying so, which fails the case with
+    /// that reason rather than a made-up violation.
     public func violations(of instance: JSONValue, against name: ContractSchemaName) -> [String] {
         guard let schema = compiled[name] else { return ["\(name.fileName) is not loaded"] }
         let result = schema.validate(instance)
-        if result.isValid { return [] }
-        return result.errors.map { "\($0.instanceLocation.isEmpty ? "/" : $0.instanceLocation): \($0.message)" }
+        switch result.outcome {
+        case .valid:
+            return []
+        case .invalid:
+            return result.errors.map { "\($0.instanceLocation.isEmpty ? "/" : $0.instanceLocation): \($0.message)" }
+        case .undecided(let error):
+            return ["the validator could not decide against \(name.fileName) (an evaluation error, not a contract violation): \(error.message)"]
+        }
     }
 
     /// The validators a submitted payload must pass: create-request, then client-payload with

@@ -78,6 +78,7 @@ extension ContractReport {
         }
         if let seed = failure.seed { lines.append("  seed: \(seed)") }
         if let replay = failure.replay { lines.append("  replay: \(replay)") }
+        if let reproduce = failure.reproduce { lines.append("  reproduce: \(reproduce)") }
         return lines
     }
 

@@ -123,6 +123,7 @@ extension ContractReport {
             ("originalInput", failure.originalInput ?? .null),
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
+            ("reproduce", text(failure.reproduce)),
         ] + (failure.cause.map { cause in
             [("cause", .object(JSONObject([
                 ("fields", .array(cause.fields.map { .string($0) })),

@@ -223,6 +223,9 @@ public struct ContractFailure: Sendable, Hashable {
     public var seed: UInt64?
     /// The exact command line that replays the run.
     public var replay: String?
+    /// A command that sends the failing request again on its own (a `curl` line; secrets are
+    /// read from environment variables, never written out).
+    public var reproduce: String?
     /// For generated flow cases: the cause this failure stands for (every failing case with the
     /// same contract, fields and kind of difference), shown once, shrunk.
     public var cause: Cause?
@@ -255,7 +258,7 @@ public struct ContractFailure: Sendable, Hashable {
     public init(
         message: String, caseId: String? = nil, request: ReportedRequest? = nil, expected: String? = nil,
         actual: String? = nil, shrunkInput: JSONValue? = nil, originalInput: JSONValue? = nil, seed: UInt64? = nil,
-        replay: String? = nil, cause: Cause? = nil
+        replay: String? = nil, reproduce: String? = nil, cause: Cause? = nil
     ) {
         self.cause = cause
         self.message = message
@@ -267,6 +270,7 @@ public struct ContractFailure: Sendable, Hashable {
         self.originalInput = originalInput
         self.seed = seed
         self.replay = replay
+        self.reproduce = reproduce
     }
 }
 
@@ -301,9 +305,19 @@ public final class ContractRecorder: @unchecked Sendable {
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
     private var coverage: BoundaryCoverage?
+    /// The secrets the run learns; ``report(command:arguments:target:seed:startedAt:)`` redacts
+    /// the whole report with them (``ContractReport/sanitized(by:)``).
+    package let secrets: SecretStore
 
     /// An empty recorder.
-    public init() {}
+    public init() {
+        secrets = SecretStore()
+    }
+
+    /// An empty recorder whose report is redacted with `secrets`.
+    package init(secrets: SecretStore) {
+        self.secrets = secrets
+    }
 
     /// Declares a contract (idempotent), so it is reported even if no case runs.
     public func declare(group: String, contract: String) {
@@ -374,16 +388,24 @@ public final class ContractRecorder: @unchecked Sendable {
         lock.withLock { groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
     }
 
-    /// The report of everything recorded.
+    /// The report of everything recorded, redacted with every secret learnt and made safe to
+    /// print (``ContractReport/sanitized(by:)``).
     public func report(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
     ) -> ContractReport {
-        lock.withLock {
+        let recorded = lock.withLock {
             ContractReport(
-                command: command, arguments: Redactor().arguments(arguments), target: target, seed: seed, startedAt: startedAt,
+                command: command, arguments: arguments, target: target, seed: seed, startedAt: startedAt,
                 durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes,
                 coverage: coverage)
         }
+        return recorded.sanitized(by: secrets.redactor)
+    }
+
+    /// Totals of everything recorded so far (nothing rendered, nothing redacted).
+    package var summary: ContractReport.Summary {
+        let groups = lock.withLock { self.groups }
+        return ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: groups).summary
     }
 
     private func indices(_ group: String, _ contract: String) -> (Int, Int) {

@@ -237,6 +237,10 @@ public struct FlowContracts: Sendable {
                 ? "the time budget of \(ContractReport.plainNumber(budgetSeconds)) s was reached after \(explored.cases) cases"
                 : "the run stopped after \(explored.cases) cases: \(failure.message)"
             if !budgetReached { problem = verdict }
+        case .stopped(let stop):
+            verdict = "stopped after \(stop.cases) cases (cancelled)"
+            problem = verdict
+            unmet = Set(BoundaryCatalogue.entries.map(\.label))
         }
         let rows = BoundaryCatalogue.entries.map { boundary in
             BoundaryCoverage.Row(

@@ -48,7 +48,18 @@ struct PhotoUploadCatalogContracts: ContractGroup {
             var problem: String?
             switch answer {
             case .failure(let error): problem = "no answer: \(error.description)"
-            case .success(let response): problem = expected.mismatch(status: response.status, body: try? JSONValue.parse(response.body))
+            case .success(let response):
+                let body = try? JSONValue.parse(response.body)
+                problem = expected.mismatch(status: response.status, body: body)
+                let knownDefect = KnownDefect(item.knownProductionDefect, sane: item.strictExpected, profile: backend.profile)
+                if let knownDefect {
+                    problem = knownDefect.judge(caseId: item.id, problem: problem, status: response.status, body: body, backend: backend)
+                }
+                let other = item.expected(for: backend.profile == .production ? .strict : .production)
+                if other != expected, knownDefect == nil {
+                    let matchesOther = other.mismatch(status: response.status, body: body) == nil
+                    backend.noteProfileEvidence(caseId: item.id, matchedExpected: problem == nil, otherProfileAnswer: matchesOther ? other.description : nil)
+                }
             }
             session.record(name, contract, problem, request: request, expected: expected.description, response: answer, caseId: item.id, redactor: redactor)
         }

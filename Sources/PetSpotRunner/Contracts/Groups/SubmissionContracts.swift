@@ -47,7 +47,7 @@ struct SubmissionContracts: ContractGroup {
         var payload = report.payload
         let microchip = backend.microchips.next()
         payload[.chipNumber] = .string(microchip)
-        let recording = RecordingTransport(backend.transport)
+        let recording = RecordingTransport(backend.observedTransport)
         let outcome = await ReportSubmitter(transport: recording).submit(payload, photo: Self.photo(for: flowCase))
         let exchanges = recording.exchanges
         guard let createExchange = exchanges.first else { return }

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A failure of a socket call, with the call's name and `errno`.
+public struct HTTPSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The system call or step that failed (`bind`, `connect`, `read timeout`, ...).
+    public let operation: String
+    /// The `errno` value (0 when the failure is not a system error).
+    public let code: Int32
+
+    /// A failure of `operation` with `errno` `code`.
+    public init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    public var description: String {
+        code == 0 ? "\(operation) failed" : "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
+
+/// Thin wrappers over the POSIX socket calls the server and the raw client share.
+package enum Socket {
+    #if os(Linux)
+    package static let streamType = Int32(SOCK_STREAM.rawValue)
+    package static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+    package static let streamType = SOCK_STREAM
+    package static let sendFlags: Int32 = 0
+    #endif
+
+    /// Ignores SIGPIPE process-wide: a peer that vanishes must surface as EPIPE, not kill us.
+    package static func ignoreSIGPIPE() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// An IPv4 socket address for a dotted-quad host (or `localhost`) and port.
+    package static func address(host: String, port: Int) throws(HTTPSocketError) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        let numeric = host == "localhost" ? "127.0.0.1" : host
+        guard port >= 0, port <= 65535, inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else {
+            throw HTTPSocketError(operation: "resolve host '\(host)' (an IPv4 address is required)", code: 0)
+        }
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        return address
+    }
+
+    /// Closes a descriptor.
+    package static func closeDescriptor(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #elseif canImport(Musl)
+        _ = Musl.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    /// Sets an integer socket option, ignoring failure (the options set here are optimisations).
+    package static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
+        var value = value
+        _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Makes reads and writes on `fd` return `EAGAIN` instead of blocking.
+    package static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// Keeps `fd` out of child processes.
+    package static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD, 0)
+        _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
+    }
+
+    /// Disables Nagle's algorithm (and SIGPIPE on Darwin) on a connected socket.
+    package static func configureConnection(_ fd: Int32) {
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        #if canImport(Darwin)
+        setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
+        #endif
+    }
+
+    /// A non-blocking, close-on-exec pipe: `(read, write)`.
+    package static func makePipe() throws(HTTPSocketError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw HTTPSocketError(operation: "pipe", code: errno) }
+        for end in ends {
+            setNonBlocking(end)
+            setCloseOnExec(end)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Milliseconds since an arbitrary fixed point, monotonic.
+    package static func monotonicMilliseconds() -> Int64 {
+        Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
+    }
+
+    /// Waits until `fd` is ready for `events` or `timeoutMilliseconds` pass; `true` when ready.
+    package static func wait(_ fd: Int32, events: Int16, timeoutMilliseconds: Int) -> Bool {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, Int32(clamping: max(0, timeoutMilliseconds)))
+            if result > 0 { return true }
+            if result == 0 { return false }
+            if errno != EINTR { return true }
+        }
+    }
+
+    /// What a non-blocking send of as much as possible did.
+    package enum SendOutcome: Equatable {
+        /// Every byte was written.
+        case complete
+        /// The socket buffer is full; this many bytes went out (wait for `POLLOUT`, then resume).
+        case partial(Int)
+        /// The connection is gone (`EPIPE`, `ECONNRESET`, ...).
+        case failed
+    }
+
+    /// Writes as much of `bytes[offset...]` to a non-blocking socket as it takes without waiting.
+    package static func sendAvailable(_ fd: Int32, _ bytes: [UInt8], from offset: Int = 0) -> SendOutcome {
+        var offset = offset
+        let start = offset
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(fd, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if written < 0 && code == EINTR { continue }
+            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) { return .partial(offset - start) }
+            return .failed
+        }
+        return .complete
+    }
+
+    /// Writes all of `bytes` to a non-blocking socket, waiting for writability at most
+    /// `timeoutMilliseconds` at a time.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], timeoutMilliseconds: Int) throws(HTTPSocketError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(fd, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK || code == EINTR) {
+                if code != EINTR && !wait(fd, events: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) {
+                    throw HTTPSocketError(operation: "write timeout", code: 0)
+                }
+                continue
+            }
+            throw HTTPSocketError(operation: "send", code: code)
+        }
+    }
+
+    /// Raises this process's soft limit on open descriptors to at least `count`, as far as the
+    /// hard limit allows. Returns the soft limit in force afterwards.
+    @discardableResult
+    package static func raiseOpenFileLimit(toAtLeast count: Int) -> Int {
+        var limits = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        let unlimited = rlim_t.max  // RLIM_INFINITY, which Swift cannot import on Linux
+        #else
+        let resource = RLIMIT_NOFILE
+        let unlimited = RLIM_INFINITY
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return 0 }
+        let wanted = rlim_t(max(0, count))
+        if limits.rlim_cur != unlimited && limits.rlim_cur < wanted {
+            var raised = limits
+            raised.rlim_cur = limits.rlim_max == unlimited ? wanted : min(wanted, limits.rlim_max)
+            #if canImport(Darwin)
+            raised.rlim_cur = min(raised.rlim_cur, rlim_t(OPEN_MAX))
+            #endif
+            if setrlimit(resource, &raised) == 0 { limits = raised }
+        }
+        return limits.rlim_cur == unlimited ? Int.max : Int(clamping: limits.rlim_cur)
+    }
+}

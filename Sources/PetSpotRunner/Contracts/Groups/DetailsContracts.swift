@@ -1,0 +1,54 @@
+import Foundation
+import PetSpotJSON
+import PetSpotModel
+
+/// `GET /api/v1/announcements/{id}`: the announcement as create answered it, without
+/// `managementPassword`; the 404 envelope for an unknown and for a malformed id.
+struct DetailsContracts: ContractGroup {
+    let name = "details"
+    // Contract names, as the report shows them.
+    static let sameAsCreate = "details answer what create answered, without managementPassword"
+    static let unknown = "an unknown id answers the 404 NOT_FOUND envelope"
+    static let malformed = "a malformed id answers the 404 NOT_FOUND envelope"
+    static let contracts = [sameAsCreate, unknown, malformed]
+    /// Production's message for an unknown announcement.
+    static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
+
+    /// Applies whenever the session has a backend.
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend, session.reserve(4, group: name, contracts: Self.contracts) else { return }
+        switch await backend.create(backend.basePayload(session)) {
+        case .failure(let setup):
+            session.recordSetupFailure(name, [Self.sameAsCreate], setup, what: "creating an announcement")
+        case .success(let created):
+            let read = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+            session.record(
+                name, Self.sameAsCreate, Self.sameAsCreateProblem(read.response, created: created.answer, schemas: session.schemas), read,
+                expected: "200 with the create answer's members, no managementPassword", password: created.password)
+        }
+        let unknown = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        session.record(name, Self.unknown, session.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
+        let malformed = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/not-a-uuid"))
+        session.record(name, Self.malformed, session.problem(malformed.response, Self.notFound), malformed, expected: Self.notFound.description)
+    }
+
+    /// What differs between a details answer and the create answer it must repeat, or `nil`.
+    static func sameAsCreateProblem(
+        _ answer: Result<TransportResponse, TransportError>, created: JSONObject, schemas: ContractSchemas
+    ) -> String? {
+        let body: JSONObject
+        switch successObject(answer, status: 200) {
+        case .failure(let problem): return problem.description
+        case .success(let object): body = object
+        }
+        if body["managementPassword"] != nil { return "the details contain managementPassword" }
+        let violations = schemas.violations(of: .object(body), against: .announcement)
+        if !violations.isEmpty { return "body does not match announcement.schema.json: " + violations.prefix(3).joined(separator: "; ") }
+        for (key, value) in created.members where key != "managementPassword" && key != "updatedAt" {
+            if body[key] != value { return "\(key) is \(body[key]?.serialized() ?? "missing"), create answered \(value.serialized())" }
+        }
+        return nil
+    }
+}

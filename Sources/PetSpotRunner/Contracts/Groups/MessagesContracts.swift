@@ -1,0 +1,192 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotJSON
+import PetSpotModel
+
+/// Production's messages (backend-contract.md, "Production's messages"): one request per line of
+/// the table for create and photo upload (list, details and delete messages are checked by their
+/// own groups). The production profile compares the message word for word; the strict profile,
+/// whose mock words its own messages, checks status, code and field.
+struct MessagesContracts: ContractGroup {
+    let name = "production messages"
+
+    /// One request and the answer it must get.
+    struct Case: Sendable {
+        /// The contract the case is reported under.
+        let contract: String
+        /// The answer it must get.
+        let expected: ErrorExpectation
+        /// The request, given a fresh valid create body and the photo announcement's id and password.
+        let request: @Sendable (_ base: JSONObject, _ id: String, _ password: String) -> TransportRequest
+    }
+
+    /// A create request: a fresh valid body changed by `change`.
+    static func create(_ change: @escaping @Sendable (inout JSONObject) -> Void) -> @Sendable (JSONObject, String, String) -> TransportRequest {
+        { base, _, _ in
+            var body = base
+            change(&body)
+            return BackendTarget.createRequest(.object(body))
+        }
+    }
+
+    /// 400 INVALID_FORMAT on `field` with production's `message`.
+    static func invalid(_ field: String, _ message: String) -> ErrorExpectation {
+        ErrorExpectation(400, "INVALID_FORMAT", field: .named(field), message: message)
+    }
+
+    /// The create cases.
+    static let createCases: [Case] = [
+        Case(contract: "create, absent key: \"Required\"", expected: ErrorExpectation(400, "MISSING_VALUE", field: .named("species"), message: "Required"),
+             request: create { $0["species"] = nil }),
+        Case(contract: "create, blank species: \"cannot be empty\"", expected: ErrorExpectation(400, "MISSING_VALUE", field: .named("species"), message: "cannot be empty"),
+             request: create { $0["species"] = "   " }),
+        Case(contract: "create, null: \"Expected string, received null\"", expected: invalid("breed", "Expected string, received null"),
+             request: create { $0["breed"] = .null }),
+        Case(contract: "create, string for a number: \"Expected number, received string\"", expected: invalid("locationLatitude", "Expected number, received string"),
+             request: create { $0["locationLatitude"] = "52.2297" }),
+        Case(contract: "create, fraction for an integer: \"Expected integer, received float\"", expected: invalid("age", "Expected integer, received float"),
+             request: create { $0["age"] = 1.5 }),
+        Case(contract: "create, age 0: \"age must be a positive integer\"", expected: invalid("age", "age must be a positive integer"),
+             request: create { $0["age"] = 0 }),
+        Case(contract: "create, microchip with a letter: \"must contain only digits\"", expected: invalid("microchipNumber", "must contain only digits"),
+             request: create { $0["microchipNumber"] = "12345a" }),
+        Case(contract: "create, latitude 91: \"latitude must be between -90 and 90\"", expected: invalid("locationLatitude", "latitude must be between -90 and 90"),
+             request: create { $0["locationLatitude"] = 91 }),
+        Case(contract: "create, longitude 181: \"longitude must be between -180 and 180\"", expected: invalid("locationLongitude", "longitude must be between -180 and 180"),
+             request: create { $0["locationLongitude"] = 181 }),
+        Case(contract: "create, bad email: \"email format is invalid\"", expected: invalid("email", "email format is invalid"),
+             request: create { $0["email"] = "owner-at-example.com" }),
+        Case(contract: "create, phone without a digit: \"invalid phone format\"", expected: invalid("phone", "invalid phone format"),
+             request: create { $0["phone"] = "call me" }),
+        Case(contract: "create, date with slashes: \"invalid date format (expected YYYY-MM-DD)\"", expected: invalid("lastSeenDate", "invalid date format (expected YYYY-MM-DD)"),
+             request: create { $0["lastSeenDate"] = "2025/06/01" }),
+        Case(contract: "create, future date: \"lastSeenDate cannot be in the future\"", expected: invalid("lastSeenDate", "lastSeenDate cannot be in the future"),
+             request: create { $0["lastSeenDate"] = "2999-01-01" }),
+        Case(contract: "create, month 13: \"lastSeenDate cannot be in the future\"", expected: invalid("lastSeenDate", "lastSeenDate cannot be in the future"),
+             request: create { $0["lastSeenDate"] = "2025-13-01" }),
+        Case(contract: "create, status CLOSED: \"status must be either MISSING or FOUND\"", expected: invalid("status", "status must be either MISSING or FOUND"),
+             request: create { $0["status"] = "CLOSED" }),
+        Case(contract: "create, unknown key: \"{key} is not a valid field\"", expected: ErrorExpectation(400, "INVALID_FIELD", field: .named("colour"), message: "colour is not a valid field"),
+             request: create { $0["colour"] = "brown" }),
+        Case(contract: "create, no contact: \"at least one contact method (email or phone) is required\"",
+             expected: ErrorExpectation(400, "MISSING_CONTACT", field: .named("contact"), message: "at least one contact method (email or phone) is required"),
+             request: create { body in
+                 body["email"] = nil
+                 body["phone"] = nil
+             }),
+        Case(contract: "create, body over 100 KB: \"Request payload exceeds maximum size limit (100KB)\"",
+             expected: ErrorExpectation(413, "PAYLOAD_TOO_LARGE", message: "Request payload exceeds maximum size limit (100KB)"),
+             request: create { $0["description"] = .string(String(repeating: "x", count: 110_000)) }),
+        Case(contract: "create, Content-Type text/plain: \"Required\"", expected: ErrorExpectation(400, "MISSING_VALUE", field: .absent, message: "Required"),
+             request: { base, _, _ in
+                 TransportRequest(method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "text/plain")], body: JSONValue.object(base).serializedData())
+             }),
+    ]
+
+    /// A photo upload to the case's announcement (or `id`), with the Authorization `authorization` makes, a PNG or `bytes`, or no file.
+    static func photo(
+        id override: String? = nil, authorization: @escaping @Sendable (String, String) -> String?, file: Bool = true, bytes: Data = SampleImage.png(tag: "petspot-contracts messages")
+    ) -> @Sendable (JSONObject, String, String) -> TransportRequest {
+        { _, id, password in
+            let target = override ?? id
+            var request = photoUploadRequest(id: target, password: nil, fileName: "pet.png", contentType: "image/png", bytes: bytes)
+            if !file {
+                let boundary = "PetSpotContractsPhoto7c1e"
+                request.body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nno photo here\r\n--\(boundary)--\r\n".utf8)
+            }
+            if let value = authorization(target, password) { request.headers.append(("Authorization", value)) }
+            return request
+        }
+    }
+
+    /// `Basic base64(text)`.
+    static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
+
+    /// The photo upload cases (against one announcement created for them).
+    static var photoCases: [Case] {
+        let unknownId = UUID().uuidString.lowercased()
+        let unauthenticated = { (message: String) in ErrorExpectation(401, "UNAUTHENTICATED", message: message) }
+        return [
+            Case(contract: "photo, no Authorization: \"Authorization header is required\"", expected: unauthenticated("Authorization header is required"),
+                 request: photo(authorization: { _, _ in nil })),
+            Case(contract: "photo, Bearer: \"Invalid Authorization header format\"", expected: unauthenticated("Invalid Authorization header format"),
+                 request: photo(authorization: { _, _ in "Bearer petspot-contracts" })),
+            Case(contract: "photo, not base64: \"Invalid Base64 encoding in Authorization header\"", expected: unauthenticated("Invalid Base64 encoding in Authorization header"),
+                 request: photo(authorization: { _, _ in "Basic %%%not-base64%%%" })),
+            Case(contract: "photo, no colon: \"Credentials must be in username:password format\"", expected: unauthenticated("Credentials must be in username:password format"),
+                 request: photo(authorization: { id, _ in basic(id) })),
+            Case(contract: "photo, empty password: \"Username and password cannot be empty\"", expected: unauthenticated("Username and password cannot be empty"),
+                 request: photo(authorization: { id, _ in basic(id + ":") })),
+            Case(contract: "photo, unknown id: \"Announcement with ID {id} not found\"",
+                 expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(unknownId) not found"),
+                 request: photo(id: unknownId, authorization: { id, password in basic("\(id):\(password)") })),
+            Case(contract: "photo, wrong password: \"Invalid credentials for this announcement\"",
+                 expected: ErrorExpectation(403, "UNAUTHORIZED", message: "Invalid credentials for this announcement"),
+                 request: photo(authorization: { id, password in basic("\(id):\(password == "100000" ? "100001" : "100000")") })),
+            Case(contract: "photo, no file part: \"Photo field is required\"",
+                 expected: ErrorExpectation(400, "MISSING_FILE", field: .named("photo"), message: "Photo field is required"),
+                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, file: false)),
+            Case(contract: "photo, not an image: \"File is not a valid image format (...)\"",
+                 expected: ErrorExpectation(400, "INVALID_FILE_FORMAT", field: .named("file"),
+                                            message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)"),
+                 request: photo(authorization: { id, password in basic("\(id):\(password)") }, bytes: Data("just some text, no image".utf8))),
+        ]
+    }
+
+    /// The 409 contract (two requests: a create, then the same microchip again).
+    static let duplicate = "create, duplicate microchip: \"An entity with this value already exists\""
+
+    /// Applies whenever the session has a backend.
+    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let backend = session.backend else { return }
+        let photoCases = Self.photoCases
+        let cases = Self.createCases + photoCases
+        guard session.reserve(cases.count + 3, group: name, contracts: cases.map(\.contract) + [Self.duplicate]) else { return }
+
+        // 409: the same microchip twice.
+        let first = backend.basePayload(session)
+        switch await backend.create(first) {
+        case .failure(let setup):
+            session.recordSetupFailure(name, [Self.duplicate], setup, what: "creating an announcement")
+        case .success:
+            var second = backend.basePayload(session)
+            second["microchipNumber"] = first["microchipNumber"]
+            let expected = ErrorExpectation(409, "CONFLICT", field: .named("microchipNumber"), message: "An entity with this value already exists")
+            let answer = await backend.exchange(BackendTarget.createRequest(.object(second)))
+            Self.rememberIfCreated(answer, microchip: nil, backend: backend)
+            session.record(name, Self.duplicate, session.problem(answer.response, expected), answer, expected: expected.description)
+        }
+
+        await forEachConcurrently(Self.createCases, limit: backend.concurrency) { item in
+            let base = backend.basePayload(session)
+            let answer = await backend.exchange(item.request(base, "", ""))
+            Self.rememberIfCreated(answer, microchip: base["microchipNumber"]?.stringValue, backend: backend)
+            session.record(name, item.contract, session.problem(answer.response, item.expected), answer, expected: item.expected.description)
+        }
+
+        let created: BackendTarget.Created
+        switch await backend.create(backend.basePayload(session)) {
+        case .failure(let setup):
+            session.recordSetupFailure(name, photoCases.map(\.contract), setup, what: "creating an announcement for the photo cases")
+            return
+        case .success(let value): created = value
+        }
+        await forEachConcurrently(photoCases, limit: backend.concurrency) { item in
+            let answer = await backend.exchange(item.request(JSONObject(), created.id, created.password))
+            session.record(
+                name, item.contract, session.problem(answer.response, item.expected), answer, expected: item.expected.description,
+                password: created.password)
+        }
+    }
+
+    /// Remembers an announcement a refused create created anyway, for cleanup.
+    static func rememberIfCreated(_ answer: BackendTarget.Exchange, microchip: String?, backend: BackendTarget) {
+        if case .success(let response) = answer.response, (200..<300).contains(response.status),
+            let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue
+        {
+            backend.remember(id, microchip: microchip)
+        }
+    }
+}

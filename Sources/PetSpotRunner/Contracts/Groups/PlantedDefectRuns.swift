@@ -1,0 +1,68 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotMockBackend
+import PetSpotMockTransport
+
+/// The runner's power against the mock's planted backend defects: `run`'s backend groups
+/// against an in-process ``MockBackend`` with one ``MockDefect``, in each profile the defect
+/// shows in, must fail a contract in a group of the defect's surface.
+package enum PlantedDefectRuns {
+    /// The groups that must catch a defect of `surface`.
+    package static func catchingGroups(_ surface: MockDefect.Surface) -> Set<String> {
+        switch surface {
+        case .list: [ListContracts().name]
+        case .details: [DetailsContracts().name]
+        case .photo: [PhotoContracts().name, PhotoUploadCatalogContracts().name]
+        case .adminDelete: [AdminDeleteContracts().name]
+        // An empty optional text kept as "" is an echo defect the acceptance group sees.
+        case .echo: [EchoContracts().name, AcceptanceContracts().name]
+        // The charset rule is a create-route behaviour the catalog's charset cases exercise.
+        case .routing: [RoutingContracts().name, CreateCatalogContracts().name]
+        case .create: [CreateCatalogContracts().name, DerivedCreateContracts().name, AcceptanceContracts().name]
+        case .messages: [MessagesContracts().name]
+        }
+    }
+
+    /// One run against one planted defect.
+    package struct Outcome: Sendable {
+        /// The defect.
+        package let defect: MockDefect
+        /// The profile the mock answered as and the run expected.
+        package let profile: BackendProfile
+        /// The groups with a failed contract.
+        package let failedGroups: Set<String>
+        /// `group: contract` of every failed contract.
+        package let failedContracts: Set<String>
+        /// Requests the run sent (cleanup excepted).
+        package let requestsSent: Int
+
+        /// Whether a group of the defect's surface failed.
+        package var caught: Bool { !failedGroups.isDisjoint(with: PlantedDefectRuns.catchingGroups(defect.surface)) }
+    }
+
+    /// Every (defect, profile) pair the mock can show, in declaration order.
+    package static var pairs: [(MockDefect, BackendProfile)] {
+        MockDefect.allCases.flatMap { defect in
+            BackendProfile.allCases.filter { defect.profiles.contains($0) }.map { (defect, $0) }
+        }
+    }
+
+    /// `run`'s backend groups against an in-process mock of `profile` with `defects` planted,
+    /// its clock two days ahead (every date a user may pick today is in its past).
+    package static func run(_ defects: Set<MockDefect>, profile: BackendProfile) async throws -> (report: ContractReport, requestsSent: Int) {
+        let backend = MockBackend(profile: profile, defects: defects, clock: { Date().addingTimeInterval(2 * 86_400) })
+        return try await BackendContractRun.report(
+            transport: InProcessTransport(backend: backend), profile: profile, adminToken: backend.adminToken)
+    }
+
+    /// The outcome of one planted defect.
+    package static func outcome(_ defect: MockDefect, profile: BackendProfile) async throws -> Outcome {
+        let (report, sent) = try await run([defect], profile: profile)
+        let failed = report.groups.flatMap { group in
+            group.contracts.filter { $0.status == .failed }.map { "\(group.name): \($0.name)" }
+        }
+        return Outcome(
+            defect: defect, profile: profile, failedGroups: BackendContractRun.failedGroups(report), failedContracts: Set(failed),
+            requestsSent: sent)
+    }
+}

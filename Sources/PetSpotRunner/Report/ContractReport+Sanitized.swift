@@ -1,0 +1,109 @@
+import Foundation
+import PetSpotJSON
+
+extension ContractReport {
+    /// The report as every rendering may show it: each string passed through `redactor` (every
+    /// secret the run learnt, see ``Redactor``) and then ``DisplayText`` (control characters and
+    /// escape codes escaped, each text cut at ``DisplayText/maxBytes`` with its full length
+    /// stated).
+    ///
+    /// ``ContractRecorder/report(command:arguments:target:seed:startedAt:)`` applies it to every
+    /// report it makes, so the console, JSON and JUnit renderings, and any later one, read a
+    /// report that is already safe. Flow inputs (``ContractFailure/shrunkInput``,
+    /// ``ContractFailure/originalInput``) are data for replaying a case: their secrets are masked
+    /// but their characters are kept (JSON serialization escapes them).
+    ///
+    /// When a field is added to ``ContractFailure`` (or another part of the report), add it
+    /// here: the test "the final pass covers every field of the report" fails until it is.
+    package func sanitized(by redactor: Redactor) -> ContractReport {
+        // Long texts are cut anyway: only their start (with a margin) is scrubbed.
+        let window = redactor.prefixWindow(maxBytes: DisplayText.maxBytes)
+        func text(_ value: String) -> String {
+            let length = value.utf8.count
+            return DisplayText.sanitized(redactor.scrubbedPrefix(value, maxBytes: DisplayText.maxBytes), fullLength: length > window ? length : nil)
+        }
+        func optional(_ value: String?) -> String? { value.map(text) }
+        var report = self
+        report.command = text(command)
+        report.arguments = redactor.arguments(arguments).map { DisplayText.sanitized($0) }
+        report.target = text(target)
+        report.groups = groups.map { group in
+            var group = group
+            group.name = text(group.name)
+            group.contracts = group.contracts.map { contract in
+                var contract = contract
+                contract.name = text(contract.name)
+                contract.skipReason = optional(contract.skipReason)
+                contract.failures = contract.failures.map { failure in
+                    var failure = failure
+                    failure.message = text(failure.message)
+                    failure.caseId = optional(failure.caseId)
+                    failure.request = failure.request.map { request in
+                        ReportedRequest(
+                            method: text(request.method), path: text(request.path),
+                            headers: request.headers.map { header in
+                                ReportedHeader(
+                                    name: text(header.name),
+                                    value: DisplayText.sanitized(redactor.header(name: header.name, value: header.value)))
+                            },
+                            body: text(request.body))
+                    }
+                    failure.expected = optional(failure.expected)
+                    failure.actual = optional(failure.actual)
+                    failure.shrunkInput = failure.shrunkInput.map(redactor.json)
+                    failure.originalInput = failure.originalInput.map(redactor.json)
+                    failure.replay = optional(failure.replay)
+                    // Never cut: a shortened command would send another request.
+                    failure.reproduce = failure.reproduce.map { DisplayText.sanitized(redactor.scrub($0), maxBytes: .max) }
+                    failure.cause = failure.cause.map { cause in
+                        var cause = cause
+                        cause.fields = cause.fields.map(text)
+                        cause.kind = text(cause.kind)
+                        return cause
+                    }
+                    return failure
+                }
+                return contract
+            }
+            return group
+        }
+        report.leftovers = leftovers.map { leftover in
+            Leftover(id: text(leftover.id), microchipNumber: optional(leftover.microchipNumber), reason: text(leftover.reason))
+        }
+        report.notes = notes.map(text)
+        report.coverage = coverage.map { coverage in
+            var coverage = coverage
+            coverage.verdict = text(coverage.verdict)
+            coverage.rows = coverage.rows.map { row in
+                var row = row
+                row.field = text(row.field)
+                row.rule = text(row.rule)
+                row.boundaryClass = text(row.boundaryClass)
+                row.detail = text(row.detail)
+                return row
+            }
+            return coverage
+        }
+        return report
+    }
+
+    /// Prints the console report, then writes the `--report-json` and `--junit` files (paths
+    /// checked writable when the command line was read).
+    ///
+    /// The console comes first, so that failures and leftovers are shown even if a file cannot
+    /// be written after all (a full disk); every file is attempted.
+    /// - Throws: a configuration error naming each file that could not be written.
+    package func deliver(to output: RunnerOutput, json: String?, junit: String?) throws(RunnerError) {
+        output.line(consoleText)
+        var problems: [String] = []
+        if let json {
+            do { try writeJSON(to: json) } catch { problems.append(error.message) }
+        }
+        if let junit {
+            do { try writeJUnit(to: junit) } catch { problems.append(error.message) }
+        }
+        if !problems.isEmpty {
+            throw .configuration(problems.joined(separator: "; ") + " (the console report above is complete)")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import PetSpotJSON
+
+/// A compiled (sub)schema: its keywords, ready to run, in evaluation order. Immutable.
+///
+/// Subschemas are held directly, so the graph is a tree plus references. A reference that
+/// points back at a schema still being compiled (a `$ref` cycle) cannot hold that schema yet: it
+/// holds a forwarding node instead, whose ``forward`` indexes ``CompiledSchema``'s table of
+/// cycle targets, filled once compilation is complete. That keeps every node a `let`-only,
+/// checked-`Sendable` value with no reference cycles.
+final class SchemaNode: Sendable {
+    /// `true`/`false` for a Boolean schema, `nil` for an object schema.
+    let booleanValue: Bool?
+    /// Keywords in evaluation order (`unevaluated*` last).
+    let keywords: [Keyword]
+    /// Absolute URI of this schema (`base#pointer`), for `absoluteKeywordLocation`.
+    let absoluteLocation: String
+    /// Index of the schema resource (`$id` scope) this node belongs to in ``CompiledSchema``.
+    let resource: Int
+    /// Whether this node has `unevaluatedProperties`/`unevaluatedItems` and so needs annotations.
+    let tracksEvaluation: Bool
+    /// For a schema that is nothing but a `$ref`: the first schema down the chain of such
+    /// references that does something (nil for other schemas, and where the chain meets a cycle).
+    let referenceTarget: SchemaNode?
+    /// The keywords fused into one check when they are all instance assertions.
+    let leaf: LeafCheck?
+    /// For a forwarding node: the index of the schema it stands for among the cycle targets.
+    let forward: Int?
+    /// ``referenceTarget`` and ``leaf`` for the fast path, unretained (owned by those two
+    /// `let`s: see ``UnretainedReference``).
+    let unretainedReferenceTarget: UnretainedReference<SchemaNode>?
+    let unretainedLeaf: UnretainedReference<LeafCheck>?
+
+    /// A Boolean schema.
+    init(boolean: Bool, absoluteLocation: String, resource: Int) {
+        booleanValue = boolean
+        keywords = []
+        self.absoluteLocation = absoluteLocation
+        self.resource = resource
+        tracksEvaluation = false
+        referenceTarget = nil
+        leaf = nil
+        forward = nil
+        unretainedReferenceTarget = nil
+        unretainedLeaf = nil
+    }
+
+    /// An object schema with its compiled keywords.
+    init(keywords: [Keyword], tracksEvaluation: Bool, absoluteLocation: String, resource: Int) {
+        booleanValue = nil
+        self.keywords = keywords
+        self.absoluteLocation = absoluteLocation
+        self.resource = resource
+        self.tracksEvaluation = tracksEvaluation
+        forward = nil
+        if keywords.count == 1, case .ref(let target) = keywords[0], target.forward == nil {
+            referenceTarget = target.referenceTarget ?? target
+        } else {
+            referenceTarget = nil
+        }
+        let leaf = tracksEvaluation ? nil : LeafCheck(keywords)
+        self.leaf = leaf
+        unretainedReferenceTarget = referenceTarget.map(UnretainedReference.init)
+        unretainedLeaf = leaf.map(UnretainedReference.init)
+    }
+
+    /// A stand-in for the schema at cycle-target index `forward`.
+    init(forwardingTo forward: Int, absoluteLocation: String, resource: Int) {
+        booleanValue = nil
+        keywords = []
+        self.absoluteLocation = absoluteLocation
+        self.resource = resource
+        tracksEvaluation = false
+        referenceTarget = nil
+        leaf = nil
+        self.forward = forward
+        unretainedReferenceTarget = nil
+        unretainedLeaf = nil
+    }
+
+    /// The check to run in place of this schema on the fast path: its own fused leaf, or that
+    /// of the schema its `$ref` chain ends at.
+    var effectiveLeaf: LeafCheck? {
+        guard let target = referenceTarget else { return leaf }
+        return target.booleanValue == nil ? target.leaf : nil
+    }
+}
+
+/// A schema resource: the scope of one `$id`, with its dynamic anchors for `$dynamicRef`.
+struct SchemaResource: Sendable {
+    let uri: String
+    /// `$dynamicAnchor` name → the schema carrying it.
+    let dynamicAnchors: [String: SchemaNode]
+}
+
+/// Instance types for `type`, as bits.
+struct InstanceTypes: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let null = InstanceTypes(rawValue: 1)
+    static let boolean = InstanceTypes(rawValue: 2)
+    static let integer = InstanceTypes(rawValue: 4)
+    static let number = InstanceTypes(rawValue: 8)
+    static let string = InstanceTypes(rawValue: 16)
+    static let array = InstanceTypes(rawValue: 32)
+    static let object = InstanceTypes(rawValue: 64)
+    static let all: InstanceTypes = [.null, .boolean, .integer, .number, .string, .array, .object]
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init?(name: String) {
+        switch name {
+        case "null": self = .null
+        case "boolean": self = .boolean
+        case "integer": self = .integer
+        case "number": self = .number
+        case "string": self = .string
+        case "array": self = .array
+        case "object": self = .object
+        default: return nil
+        }
+    }
+
+    func admits(_ value: borrowing JSONValue) -> Bool {
+        switch value {
+        case .null: contains(.null)
+        case .bool: contains(.boolean)
+        case .number(let number): contains(.number) || (contains(.integer) && number.isInteger)
+        case .string: contains(.string)
+        case .array: contains(.array)
+        case .object: contains(.object)
+        }
+    }
+
+    var names: [String] {
+        var result: [String] = []
+        let all: [(InstanceTypes, String)] = [(.null, "null"), (.boolean, "boolean"), (.integer, "integer"), (.number, "number"), (.string, "string"), (.array, "array"), (.object, "object")]
+        for (type, name) in all where contains(type) { result.append(name) }
+        return result
+    }
+}

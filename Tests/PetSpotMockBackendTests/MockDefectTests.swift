@@ -1,0 +1,266 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotHTTP
+import PetSpotJSON
+import Testing
+@testable import PetSpotMockBackend
+
+/// Every planted defect, observed through the HTTP API: the mock without it answers one thing,
+/// with it another (in the profiles the defect is for; elsewhere it changes nothing).
+@Suite("Planted defects")
+struct MockDefectTests {
+    /// What a client sees of one defect.
+    struct Probe: CustomTestStringConvertible, Sendable {
+        let defect: MockDefect
+        /// Runs the requests that expose the defect and returns what a client observes.
+        let observe: @Sendable (MockBackend) -> String
+        let healthy: @Sendable (BackendProfile) -> String
+        let broken: @Sendable (BackendProfile) -> String
+        var testDescription: String { defect.name }
+
+        init(_ defect: MockDefect, healthy: String, broken: String, observe: @escaping @Sendable (MockBackend) -> String) {
+            self.init(defect, healthy: { _ in healthy }, broken: { _ in broken }, observe: observe)
+        }
+
+        init(_ defect: MockDefect, healthy: @escaping @Sendable (BackendProfile) -> String,
+             broken: @escaping @Sendable (BackendProfile) -> String, observe: @escaping @Sendable (MockBackend) -> String) {
+            self.defect = defect
+            self.healthy = healthy
+            self.broken = broken
+            self.observe = observe
+        }
+    }
+
+    // MARK: Observation helpers
+
+    static func status(_ backend: MockBackend, _ method: String, _ target: String, headers: [(String, String)] = []) -> String {
+        String(backend.answer(request(method, target, headers: headers)).status)
+    }
+
+    static func createStatus(_ backend: MockBackend, _ changes: [(String, JSONValue)] = [], removing: [String] = []) -> String {
+        String(backend.answer(createRequest(createBody(changes, removing: removing))).status)
+    }
+
+    static func createField(_ backend: MockBackend, _ changes: [(String, JSONValue)] = [], removing: [String] = []) -> String {
+        json(backend.answer(createRequest(createBody(changes, removing: removing))))["error"]?["field"]?.stringValue ?? "none"
+    }
+
+    static func echoed(_ backend: MockBackend, _ field: String, _ value: JSONValue) -> String {
+        json(backend.answer(createRequest(createBody([(field, value)]))))[field]?.serialized() ?? "absent"
+    }
+
+    /// Creates an announcement with a photo (`content`, declared `declaredType`) and returns its id and password.
+    static func withPhoto(_ backend: MockBackend, _ content: [UInt8] = tinyPNG, declaredType: String = "image/png",
+                          latitude: Double = 52.2297) -> (id: String, password: String) {
+        let (id, password) = createAnnouncement(backend, [("locationLatitude", .number(JSONNumber(latitude))), ("locationLongitude", 21.0122)])
+        _ = upload(backend, id: id, password: password, parts: [TestPart(name: "photo", filename: "a", contentType: declaredType, content: content)])
+        return (id, password)
+    }
+
+    static func listCount(_ backend: MockBackend, _ query: String) -> String {
+        let response = backend.answer(request("GET", "/api/v1/announcements\(query)"))
+        guard response.status == 200 else { return "status \(response.status)" }
+        return String(json(response)["data"]?.arrayValue?.count ?? -1)
+    }
+
+    static func deleteStatus(_ backend: MockBackend, id: String, token: String?) -> String {
+        status(backend, "DELETE", "/api/admin/v1/announcements/\(id)", headers: token.map { [("Authorization", $0)] } ?? [])
+    }
+
+    static let adminToken = MockBackend.defaultAdminToken
+    static let north = 52.2297   // the list probes' centre (lng 21.0122); 0.009 degrees of latitude ≈ 1 km
+
+    // MARK: The probes
+
+    static let probes: [Probe] = [
+        // List
+        Probe(.listShowsPhotoless, healthy: "0", broken: "1") { backend in
+            _ = createAnnouncement(backend)
+            return listCount(backend, "")
+        },
+        Probe(.listDefaultRange10km, healthy: "1", broken: "2") { backend in
+            _ = withPhoto(backend)
+            _ = withPhoto(backend, latitude: north + 0.063)   // 7 km
+            return listCount(backend, "?lat=\(north)&lng=21.0122")
+        },
+        Probe(.listRangeRoundedInclusive, healthy: "0", broken: "1") { backend in
+            _ = withPhoto(backend, latitude: north + 0.0477)   // 5.30 km
+            return listCount(backend, "?lat=\(north)&lng=21.0122&range=5")
+        },
+        Probe(.listEarthRadiusMiles, healthy: "0", broken: "1") { backend in
+            _ = withPhoto(backend, latitude: north + 0.054)   // 6.0 km, 3.7 "km" on a sphere of 3959
+            return listCount(backend, "?lat=\(north)&lng=21.0122&range=5")
+        },
+        Probe(.listLatitudeUnchecked, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=91&lng=0") },
+        Probe(.listPartnerOptional, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=1") },
+        Probe(.listRangeZeroAccepted, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=1&lng=1&range=0") },
+        Probe(.listRangeNegativeAccepted, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=1&lng=1&range=-5") },
+        Probe(.listRangeFractionAccepted, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=1&lng=1&range=1.5") },
+        Probe(.listStrictNumberParsing, healthy: "200", broken: "400") { status($0, "GET", "/api/v1/announcements?lat=50.06abc&lng=21") },
+        Probe(.listEmptyParameterRejected, healthy: "200", broken: "400") { status($0, "GET", "/api/v1/announcements?lat=&lng=") },
+        // Details
+        Probe(.detailsLeaksPassword, healthy: "false", broken: "true") { backend in
+            let (id, _) = createAnnouncement(backend)
+            return String(json(backend.answer(request("GET", "/api/v1/announcements/\(id)")))["managementPassword"] != nil)
+        },
+        Probe(.detailsUnknownID200, healthy: "404", broken: "200") { status($0, "GET", "/api/v1/announcements/\(UUID().uuidString.lowercased())") },
+        Probe(.detailsMalformedID500, healthy: "404", broken: "500") { status($0, "GET", "/api/v1/announcements/not-a-uuid") },
+        // Photo and /images
+        Probe(.photoURLDeclaredType, healthy: "jpeg", broken: "png") { backend in
+            let (id, _) = withPhoto(backend, tinyJPEG, declaredType: "image/png")
+            return backend.storedAnnouncement(id: id)?["photoUrl"]?.stringValue?.split(separator: ".").last.map(String.init) ?? "none"
+        },
+        Probe(.imagesWrongContentType, healthy: "image/png", broken: "application/octet-stream") { backend in
+            let (id, _) = withPhoto(backend)
+            return backend.answer(request("GET", "/images/\(id).png")).headers["Content-Type"] ?? "none"
+        },
+        Probe(.imagesStaleBytes, healthy: "second", broken: "first") { backend in
+            let (id, password) = withPhoto(backend, tinyPNG + [1])
+            _ = upload(backend, id: id, password: password, parts: [TestPart(name: "photo", filename: "b", content: tinyPNG + [2])])
+            return backend.answer(request("GET", "/images/\(id).png")).body.last == 2 ? "second" : "first"
+        },
+        Probe(.imagesAnyExtension, healthy: "404", broken: "200") { backend in
+            let (id, _) = withPhoto(backend)
+            return status(backend, "GET", "/images/\(id).gif")
+        },
+        Probe(.photoSecondUploadIgnored, healthy: "jpeg", broken: "png") { backend in
+            let (id, password) = withPhoto(backend)
+            _ = upload(backend, id: id, password: password, parts: [TestPart(name: "photo", filename: "b", content: tinyJPEG)])
+            return backend.storedAnnouncement(id: id)?["photoUrl"]?.stringValue?.split(separator: ".").last.map(String.init) ?? "none"
+        },
+        Probe(.photoKeptAfterDelete, healthy: "404", broken: "200") { backend in
+            let (id, _) = withPhoto(backend)
+            _ = deleteStatus(backend, id: id, token: adminToken)
+            return status(backend, "GET", "/images/\(id).png")
+        },
+        Probe(.photo403Before404, healthy: "404", broken: "403") { backend in
+            let id = UUID().uuidString.lowercased()
+            return String(backend.answer(photoRequest(id: id, authorization: basicAuthorization(user: id, password: "123456"), content: tinyPNG)).status)
+        },
+        Probe(.photoFileBeforeAuth, healthy: "401", broken: "400") { backend in
+            let (id, _) = createAnnouncement(backend)
+            let (body, contentType) = multipart([TestPart(name: "note", filename: nil, content: [0x41])])
+            let response = backend.answer(request("POST", "/api/v1/announcements/\(id)/photos", headers: [("Content-Type", contentType)], body: body))
+            return String(response.status)
+        },
+        Probe(.photoAPNGAccepted, healthy: "400", broken: "201") { backend in
+            let (id, password) = createAnnouncement(backend)
+            let apng = png(chunks: ["IHDR", "acTL", "IDAT", "IEND"])
+            return String(upload(backend, id: id, password: password, parts: [TestPart(name: "photo", filename: "a.png", content: apng)]).status)
+        },
+        Probe(.photoSizeLimitInclusive, healthy: "413", broken: "201") { backend in
+            let (id, password) = createAnnouncement(backend)
+            let exactly20MB = tinyPNG + [UInt8](repeating: 0, count: MockBackend.photoSizeLimit - tinyPNG.count)
+            return String(upload(backend, id: id, password: password, parts: [TestPart(name: "photo", filename: "a.png", content: exactly20MB)]).status)
+        },
+        // Admin delete
+        Probe(.deleteNoTokenAccepted, healthy: "401", broken: "204") { deleteStatus($0, id: createAnnouncement($0).id, token: nil) },
+        Probe(.deleteAnyTokenAccepted, healthy: "401", broken: "204") { deleteStatus($0, id: createAnnouncement($0).id, token: "guess") },
+        Probe(.deleteBearerAccepted, healthy: "401", broken: "204") { deleteStatus($0, id: createAnnouncement($0).id, token: "Bearer \(adminToken)") },
+        Probe(.deleteKeepsAnnouncement, healthy: "204 404", broken: "204 200") { backend in
+            let (id, _) = createAnnouncement(backend)
+            return deleteStatus(backend, id: id, token: adminToken) + " " + status(backend, "GET", "/api/v1/announcements/\(id)")
+        },
+        Probe(.deleteUnknown204, healthy: "404", broken: "204") { deleteStatus($0, id: UUID().uuidString.lowercased(), token: adminToken) },
+        // Echo
+        Probe(.echoHTMLKept, healthy: #""Rex""#, broken: #""<b>Rex</b>""#) { echoed($0, "petName", "<b>Rex</b>") },
+        Probe(.echoTrimmed, healthy: #"" Rex ""#, broken: #""Rex""#) { echoed($0, "petName", " Rex ") },
+        Probe(.echoEmptyStringKept, healthy: "null", broken: #""""#) { echoed($0, "petName", "") },
+        Probe(.echoNumbersAsStrings, healthy: "52.5", broken: #""52.5""#) { echoed($0, "locationLatitude", 52.5) },
+        // Routing
+        Probe(.routingHTML404, healthy: "application/json; charset=utf-8", broken: "text/html; charset=utf-8") { backend in
+            backend.answer(request("GET", "/nope")).headers["Content-Type"] ?? "none"
+        },
+        Probe(.routingNoCORS, healthy: "*", broken: "none") { $0.answer(request("GET", "/api/health")).headers["Access-Control-Allow-Origin"] ?? "none" },
+        Probe(.routingHead404, healthy: "200", broken: "404") { status($0, "HEAD", "/api/health") },
+        Probe(.routingOptions404, healthy: "204", broken: "404") { status($0, "OPTIONS", "/api/v1/announcements") },
+        Probe(.routingErrorsTextPlain, healthy: "application/json; charset=utf-8", broken: "text/plain; charset=utf-8") { backend in
+            backend.answer(createRequest(createBody([("status", "CLOSED")]))).headers["Content-Type"] ?? "none"
+        },
+        Probe(.routingGzipIgnored, healthy: { _ in "201" }, broken: { $0 == .production ? "500" : "400" }) { backend in
+            let body = storedGzip(JSONValue.object(createBody()).serializedBytes())
+            return String(backend.answer(framedCreateRequest(body, extraHeaders: [("Content-Encoding", "gzip")])).status)
+        },
+        Probe(.routingCharsetIgnored, healthy: "500", broken: "201") { backend in
+            String(backend.answer(framedCreateRequest(JSONValue.object(createBody()).serializedBytes(),
+                                                      contentType: "application/json; charset=latin1")).status)
+        },
+        Probe(.routingBadEscape404, healthy: "500", broken: "404") { status($0, "GET", "/api/v1/announcements/%E0%A4%A") },
+        // Create
+        Probe(.createMicrochipMax15, healthy: "201", broken: "400") { createStatus($0, [("microchipNumber", .string("9" + uniqueMicrochip() + "1234"))]) },
+        Probe(.createDateNoRollover, healthy: "201", broken: "400") { createStatus($0, [("lastSeenDate", "2025-02-30")]) },
+        Probe(.createEmptyOptionalRefused, healthy: "201", broken: "400") { createStatus($0, [("petName", "")]) },
+        Probe(.createStatusCaseInsensitive, healthy: "400", broken: "201") { createStatus($0, [("status", "missing")]) },
+        Probe(.createContactUnchecked, healthy: "400", broken: "201") { createStatus($0, removing: ["email", "phone"]) },
+        Probe(.createUnknownKeyFirst, healthy: "age", broken: "extra") { createField($0, [("age", 0), ("extra", 1)]) },
+        Probe(.createContactBeforeFields, healthy: "age", broken: "contact") { createField($0, [("age", 0)], removing: ["email", "phone"]) },
+        Probe(.createDeepJSON500, healthy: "400", broken: "500") { String($0.answer(framedCreateRequest(MockBodyParsingTests.nestedSpecies(depth: 10_000))).status) },
+        Probe(.createHugeExponent500, healthy: "201", broken: "500") { backend in
+            String(backend.answer(framedCreateRequest(MockBodyParsingTests.body("locationLatitude", literal: "1e-99999999999999999999"))).status)
+        },
+        Probe(.createBodyLimit500, healthy: "413", broken: "500") { createStatus($0, [("description", .string(String(repeating: "x", count: 110_000)))]) },
+        // Messages
+        Probe(.messagesGeneric, healthy: "status must be either MISSING or FOUND", broken: "Validation failed") { backend in
+            message(backend.answer(createRequest(createBody([("status", "CLOSED")])))) ?? "none"
+        },
+        Probe(.messagesZodDefaults, healthy: "latitude must be between -90 and 90", broken: "Number must be less than or equal to 90") { backend in
+            message(backend.answer(createRequest(createBody([("locationLatitude", 91)])))) ?? "none"
+        },
+        Probe(.messagesUnknownKeyUnnamed, healthy: "caregiverPhone is not a valid field", broken: "is not a valid field") { backend in
+            message(backend.answer(createRequest(createBody([("caregiverPhone", "1")])))) ?? "none"
+        },
+    ]
+
+    @Test("every defect has a probe, and there are at least 30 over every surface")
+    func coverage() {
+        #expect(Set(Self.probes.map(\.defect)) == Set(MockDefect.allCases))
+        #expect(Self.probes.count == MockDefect.allCases.count, "one probe per defect")
+        #expect(MockDefect.allCases.count >= 30)
+        for surface in MockDefect.Surface.allCases { #expect(MockDefect.defects(of: surface).count >= 3, "\(surface)") }
+        #expect(Set(MockDefect.allCases.map(\.summary)).count == MockDefect.allCases.count, "summaries are distinct")
+    }
+
+    @Test("each defect changes what a client sees, in its profiles only", arguments: probes)
+    func defectIsObservable(probe: Probe) {
+        for profile in BackendProfile.allCases {
+            let healthy = probe.observe(MockBackend(profile: profile, clock: { fixedNow }))
+            let broken = probe.observe(MockBackend(profile: profile, defects: [probe.defect], clock: { fixedNow }))
+            if probe.defect.profiles.contains(profile) {
+                #expect(healthy == probe.healthy(profile), "\(profile): without the defect")
+                #expect(broken == probe.broken(profile), "\(profile): with the defect")
+                #expect(healthy != broken)
+            } else {
+                #expect(healthy == broken, "\(profile): the defect is for other profiles and changes nothing")
+            }
+        }
+    }
+
+    @Test("defects combine, and travel through MockServerOptions to the server")
+    func overHTTP() throws {
+        var options = MockServerOptions(profile: .production)
+        options.defects = [.routingNoCORS, .deleteAnyTokenAccepted]
+        let server = MockHTTPServer(options: options, clock: { fixedNow })
+        let port = try server.start()
+        defer { server.stop() }
+        #expect(server.backend.defects == [.routingNoCORS, .deleteAnyTokenAccepted])
+        let connection = try RawHTTPConnection(port: port)
+        let created = try #require(try connection.send(framedCreateRequest(JSONValue.object(createBody()).serializedBytes())))
+        #expect(created.status == 201 && created.headers["Access-Control-Allow-Origin"] == nil)
+        let id = try #require(json(created)["id"]?.stringValue)
+        let deleted = try connection.send(request("DELETE", "/api/admin/v1/announcements/\(id)", headers: [("Authorization", "guess")]))
+        #expect(deleted?.status == 204)
+    }
+
+    @Test("names parse from comma lists; unknown names are refused by name")
+    func parsing() throws {
+        #expect(try MockDefect.parseList("echo-html-kept, routing-no-cors") == [.echoHTMLKept, .routingNoCORS])
+        #expect(throws: MockDefectParseError(name: "echo-html")) { try MockDefect.parseList("echo-html-kept,echo-html") }
+        #expect(throws: MockDefectParseError(name: "")) { try MockDefect.parseList("echo-html-kept,") }
+        #expect(MockDefectParseError(name: "x").description == "unknown defect 'x' (see --break list)")
+        for defect in MockDefect.allCases {
+            #expect(defect.name.hasPrefix(defect.surface == .adminDelete ? "delete-" : defect.surface == .photo ? "" : "\(defect.surface.rawValue)-"),
+                    "\(defect.name) is named after its surface")
+            #expect(defect.description == "\(defect.name): \(defect.summary)")
+        }
+    }
+}

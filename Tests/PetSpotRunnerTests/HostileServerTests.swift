@@ -1,0 +1,375 @@
+import Foundation
+import PetSpotConcurrency
+import PetSpotJSON
+import PetSpotMockBackend
+import Testing
+@testable import PetSpotRunner
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `petspot-contracts run` in-process against `server` with `arguments`; returns the exit
+/// code, the console output and the texts of the JSON and JUnit reports (empty when not written).
+func runAgainst(
+    _ server: HostileServer, baseURL: String? = nil, adminToken: String? = MockBackend.defaultAdminToken, _ arguments: [String] = []
+) async -> (status: Int32, out: String, err: String, json: String, junit: String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let jsonPath = directory.appendingPathComponent("report.json").path
+    let junitPath = directory.appendingPathComponent("report.xml").path
+    var words = [
+        "run", "--base-url", baseURL ?? server.url, "--cases", "1", "--seed", "7", "--no-progress", "--timeout", "3",
+        "--report-json", jsonPath, "--junit", junitPath,
+    ]
+    if let adminToken { words += ["--admin-token", adminToken] }
+    let result = await runTool(words + arguments)
+    let json = (try? String(contentsOfFile: jsonPath, encoding: .utf8)) ?? ""
+    let junit = (try? String(contentsOfFile: junitPath, encoding: .utf8)) ?? ""
+    return (result.status, result.out, result.err, json, junit)
+}
+
+/// The failures of contract `name` (any group) in a JSON report text.
+func failures(of name: String, in json: String) -> [JSONValue] {
+    guard let report = try? JSONValue.parse(json) else { return [] }
+    var found: [JSONValue] = []
+    for group in report["groups"]?.arrayValue ?? [] {
+        for contract in group["contracts"]?.arrayValue ?? [] where contract["name"]?.stringValue == name {
+            found += contract["failures"]?.arrayValue ?? []
+        }
+    }
+    return found
+}
+
+/// Every failure message in a JSON report text.
+func failureMessages(in json: String) -> [String] {
+    guard let report = try? JSONValue.parse(json) else { return [] }
+    var messages: [String] = []
+    for group in report["groups"]?.arrayValue ?? [] {
+        for contract in group["contracts"]?.arrayValue ?? [] {
+            for failure in contract["failures"]?.arrayValue ?? [] {
+                if let message = failure["message"]?.stringValue { messages.append(message) }
+            }
+        }
+    }
+    return messages
+}
+
+/// The notes of a JSON report text.
+func notes(in json: String) -> [String] {
+    (try? JSONValue.parse(json))?["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+}
+
+/// A text searched for secrets with `strstr` (reports are large and there are many secrets; the
+/// texts hold no NUL).
+struct SearchableText {
+    let bytes: [CChar]
+
+    init(_ text: String) {
+        bytes = Array(text.utf8CString)
+    }
+
+    /// Whether the text contains `secret` not directly between digits (a 6-digit password inside
+    /// a longer number, such as a microchip, is another number).
+    func contains(secret: String) -> Bool {
+        guard !secret.isEmpty else { return false }
+        let digits = secret.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let isDigit = { (c: CChar) in c >= 0x30 && c <= 0x39 }
+        return bytes.withUnsafeBufferPointer { haystack in
+            secret.withCString { needle in
+                let start = haystack.baseAddress!
+                let length = strlen(needle)
+                var cursor = start
+                while let found = strstr(cursor, needle) {
+                    let before: CChar = found == start ? 0 : found[-1]
+                    if !(digits && (isDigit(before) || isDigit(found[length]))) { return true }
+                    cursor = UnsafePointer(found + 1)
+                }
+                return false
+            }
+        }
+    }
+}
+
+@Suite("run against a hostile server", .serialized)
+struct HostileServerTests {
+    static let createPath = "/api/v1/announcements"
+
+    @Test("a redirect to another origin is never followed: nothing reaches it, the contract gets the 3xx, the report notes it")
+    func crossOriginRedirect() async throws {
+        let elsewhere = try HostileServer()
+        defer { elsewhere.stop() }
+        let other = elsewhere.url
+        let server = try HostileServer { request, _ in
+            if request.target == "/api/health" { return .redirect(status: 302, location: "\(other)/api/health") }
+            if request.method == "DELETE" { return .redirect(status: 307, location: "\(other)\(request.target)") }
+            if request.target.hasSuffix("/photos") { return .redirect(status: 308, location: "\(other)\(request.target)") }
+            return .proxy
+        }
+        defer { server.stop() }
+        let result = await runAgainst(server)
+        #expect(elsewhere.requests.isEmpty, "requests reached the other origin: \(elsewhere.requests.map(\.head))")
+        #expect(result.status == 1)
+        let health = failures(of: HealthContracts.answers, in: result.json)
+        #expect(health.first?["message"]?.stringValue == "expected 200, got 302")
+        let notes = notes(in: result.json)
+        #expect(notes.contains { $0.contains("GET /api/health answered 302") && $0.contains("another origin") && $0.contains("not followed") })
+        #expect(notes.contains { $0.contains("DELETE /api/admin/v1/announcements/") && $0.contains("another origin") })
+        #expect(result.out.contains("another origin"))
+        // The deletes that were redirected did not happen: what was created is listed.
+        #expect(result.out.contains("left on target"))
+    }
+
+    @Test("a same-origin redirect is followed for GET only; a redirected POST gets its 3xx")
+    func sameOriginRedirect() async throws {
+        let posts = Locked(0)
+        let server = try HostileServer { request, _ in
+            if request.method == "GET", request.target.hasPrefix("/api/v1/announcements/"), !request.target.contains("?") {
+                return .redirect(status: 301, location: "\(request.target)?moved=1")
+            }
+            if request.method == "POST", request.target == Self.createPath {
+                let first = posts.withLock { count -> Bool in
+                    count += 1
+                    return count == 1
+                }
+                if first { return .redirect(status: 307, location: "/api/v1/announcements?again=1") }
+            }
+            return .proxy
+        }
+        defer { server.stop() }
+        let result = await runAgainst(server, ["--cases", "2"])
+        #expect(result.status == 1)
+        let creates = failures(of: SubmissionContracts.create, in: result.json)
+        #expect(creates.first?["message"]?.stringValue == "expected 201, got 307")
+        #expect(server.requests.allSatisfy { !($0.method == "POST" && $0.target.contains("again=1")) }, "a POST was re-sent")
+        let notes = notes(in: result.json)
+        #expect(notes.contains { $0.contains("POST /api/v1/announcements answered 307") && $0.contains("only GET is") })
+        #expect(notes.contains { $0.contains("answered 301") && $0.contains("same origin: followed") })
+        // The followed GETs reached their new place.
+        #expect(server.requests.contains { $0.method == "GET" && $0.target.hasSuffix("?moved=1") })
+    }
+
+    @Test("a server that trickles one byte at a time fails within --timeout + 1 s", arguments: [false, true])
+    func trickle(inBody: Bool) async throws {
+        let server = try HostileServer { request, _ in
+            request.target == "/api/health" || (inBody && request.method == "POST") ? .trickle(interval: 0.2, count: 100) : .proxy
+        }
+        defer { server.stop() }
+        // The same command against a closed port measures what the run costs besides the wait
+        // (start-up, and other tests sharing the machine), so only the deadline is judged.
+        let closed = MockHTTPServer(options: MockServerOptions(port: 0))
+        let closedPort = try closed.start()
+        closed.stop()
+        let baselineStart = ContinuousClock.now
+        _ = await runTool(["run", "--base-url", "http://127.0.0.1:\(closedPort)", "--timeout", "1.5", "--cases", "0", "--no-progress"])
+        let baseline = ContinuousClock.now - baselineStart
+        let start = ContinuousClock.now
+        let result = await runTool(["run", "--base-url", server.url, "--timeout", "1.5", "--cases", "0", "--no-progress"])
+        let elapsed = ContinuousClock.now - start
+        #expect(result.status == 3)
+        #expect(result.err.contains("timed out"))
+        #expect(elapsed - baseline < .milliseconds(2500), "took \(elapsed), of which \(baseline) without any wait")
+    }
+
+    @Test("a trickling answer to one request fails that contract at the deadline, and the run goes on")
+    func trickleOneRequest() async throws {
+        let server = try HostileServer { request, index in
+            request.method == "POST" && request.target == Self.createPath && index < 3 ? .trickle(interval: 0.2, count: 100) : .proxy
+        }
+        defer { server.stop() }
+        let start = ContinuousClock.now
+        let result = await runAgainst(server, ["--timeout", "1"])
+        #expect(result.status == 1)
+        let messages = failureMessages(in: result.json)
+        #expect(messages.contains { $0.contains("timed out") })
+        #expect(ContinuousClock.now - start < .seconds(15))
+    }
+
+    @Test("a connection reset fails that contract; the run goes on and cleans up")
+    func reset() async throws {
+        let server = try HostileServer { request, index in
+            request.method == "POST" && request.target == Self.createPath && index < 4 ? .reset : .proxy
+        }
+        defer { server.stop() }
+        let result = await runAgainst(server)
+        #expect(result.status == 1)
+        let messages = failureMessages(in: result.json)
+        #expect(messages.contains { $0.contains("reset the connection") || $0.contains("closed the connection") })
+        #expect(server.backend.storedAnnouncementCount == 0)
+    }
+
+    @Test("secrets never reach the console, --report-json or --junit, whatever the server echoes", arguments: ["~Z", "petspot-staging-admin-token"])
+    func echoedSecrets(adminToken: String) async throws {
+        let server = try HostileServer(adminToken: adminToken) { _, _ in .echo }
+        defer { server.stop() }
+        let urlPassword = "pa55-w0rd"
+        let result = await runAgainst(
+            server, baseURL: "http://tester:\(urlPassword)@127.0.0.1:\(server.port)", adminToken: adminToken, ["--cases", "2"])
+        #expect(result.status == 1)
+        #expect(!result.json.isEmpty && !result.junit.isEmpty)
+        var secrets = [adminToken, urlPassword, "tester:\(urlPassword)"] + server.passwords
+        for request in server.requests {
+            guard let authorization = request.header("Authorization") else { continue }
+            let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0] == "Basic" else { continue }
+            secrets.append(parts[1])
+            if let decoded = Data(base64Encoded: parts[1]).map({ String(decoding: $0, as: UTF8.self) }),
+                let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex
+            {
+                secrets.append(decoded)
+            }
+        }
+        #expect(server.passwords.count >= 2)
+        let credentials = Data("tester:\(urlPassword)".utf8).base64EncodedString()
+        #expect(!server.requests.contains { $0.head.contains(urlPassword) || $0.head.contains(credentials) }, "the URL's credentials were sent")
+        for (name, text) in [("console", result.out + result.err), ("--report-json", result.json), ("--junit", result.junit)] {
+            let searchable = SearchableText(text)
+            for secret in Set(secrets) where !secret.isEmpty {
+                let shown = searchable.contains(secret: secret)
+                #expect(!shown, "\(name) shows the secret \(secret)")
+            }
+        }
+        // The echo did reach the report (masked), so the check above saw it.
+        #expect(result.out.contains("\"echo\""))
+        #expect(result.out.contains("Authorization: ******") || result.out.contains("authorization\":\"******"))
+    }
+
+    @Test("an unwritable report path exits 2 before the first request", arguments: ["--junit", "--report-json"])
+    func unwritableReport(flag: String) async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let result = await runTool([
+            "run", "--base-url", server.url, "--admin-token", MockBackend.defaultAdminToken, "--cases", "1", "--no-progress",
+            flag, "/nonexistent-directory-\(UUID().uuidString)/report",
+        ])
+        #expect(result.status == 2)
+        #expect(result.err.contains("cannot write the \(flag) file"))
+        #expect(server.requests.isEmpty, "\(server.requests.count) requests were sent before the report path was checked")
+    }
+
+    @Test("a run whose budget skipped most contracts is not OK: exit 1 and a clear line")
+    func budgetSkipsMost() async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let result = await runAgainst(server, ["--max-requests", "1"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("only 1 of "))
+        #expect(result.out.contains("a run passes only when at least half of its contracts are checked"))
+        #expect(!result.out.contains("\nOK:"))
+        #expect(server.backend.storedAnnouncementCount == 0)
+    }
+
+    @Test("a full run over HTTP checks enough contracts to pass, with and without an admin token", arguments: [true, false])
+    func normalRunPasses(withToken: Bool) async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil)
+        #expect(result.status == 0, "\(result.out)")
+        #expect(failures(of: RunCommand.coverageContract, in: result.json).isEmpty)
+    }
+
+    @Test("HTTP:// (scheme in capitals) is accepted and runs")
+    func uppercaseScheme() async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("petspot-contracts run: http://127.0.0.1:\(server.port)"))
+    }
+}
+
+/// The subprocess tests: bounded memory (max RSS of the real executable) and signals.
+@Suite("run against a hostile server, as a separate process", .serialized)
+struct HostileServerProcessTests {
+    /// Peak memory allowed to these runs: the runner's own footprint is about 40 MiB and the
+    /// answer cap is 4 MiB a request, so this leaves a wide margin and stays far below what an
+    /// unbounded read of a gigabyte (or of a 400 MiB gzip bomb) costs.
+    static let memoryLimitKilobytes = 100 * 1024
+
+    /// Runs the executable: 3 generated reports (their creates are what the server attacks) and
+    /// a budget that stops before the photo catalog, whose 20 MiB uploads would dominate the
+    /// runner's memory.
+    static func runBinary(_ server: HostileServer, _ extra: [String]) throws -> ChildProcess.Outcome {
+        let binary = try #require(ToolBinary.path)
+        return try ChildProcess.run(binary, [
+            "run", "--base-url", server.url, "--admin-token", MockBackend.defaultAdminToken, "--cases", "3", "--seed", "3",
+            "--max-requests", "19", "--no-progress", "--timeout", "5",
+        ] + extra, upTo: 60)
+    }
+
+    @Test("a 1 GB answer fails its contract with bounded memory, whatever its framing")
+    func gigabyte() throws {
+        let framings: [HostileServer.Framing] = [.chunked, .close, .contentLength]
+        let server = try HostileServer { request, index in
+            guard request.method == "POST", request.target == HostileServerTests.createPath else { return .proxy }
+            return .stream(bytes: 1 << 30, framing: framings[index % 3])
+        }
+        defer { server.stop() }
+        let outcome = try Self.runBinary(server, [])
+        #expect(outcome.status == 1, "\(outcome.err)")
+        #expect(outcome.out.contains("answer too large"))
+        #expect(outcome.out.contains("goes on past"))
+        #expect(outcome.out.contains("declares Content-Length 1073741824"))
+        #expect(outcome.out.contains("--max-response-bytes 4194304"))
+        #expect(outcome.maxRSSKilobytes < Self.memoryLimitKilobytes, "max RSS \(outcome.maxRSSKilobytes) KiB")
+        #expect(outcome.seconds < 30)
+    }
+
+    @Test("a gzip bomb is never expanded: the answer is refused with bounded memory")
+    func gzipBomb() throws {
+        #expect(GzipBomb.body.count < 450_000)
+        let server = try HostileServer { request, index in
+            request.method == "POST" && request.target == HostileServerTests.createPath ? .gzipBomb : .proxy
+        }
+        defer { server.stop() }
+        let outcome = try Self.runBinary(server, [])
+        #expect(outcome.status == 1, "\(outcome.err)")
+        #expect(outcome.out.contains("Content-Encoding 'gzip'"))
+        #expect(outcome.maxRSSKilobytes < Self.memoryLimitKilobytes, "max RSS \(outcome.maxRSSKilobytes) KiB")
+    }
+
+    @Test("SIGTERM or SIGINT during run: no new case, cleanup, the report so far, exit 143 or 130", arguments: [
+        (SIGTERM, true), (SIGINT, false),
+    ])
+    func interrupted(signal: Int32, withToken: Bool) throws {
+        let binary = try #require(ToolBinary.path)
+        let server = try HostileServer { request, _ in
+            request.method == "POST" && request.target == HostileServerTests.createPath ? .delayed(seconds: 0.15) : .proxy
+        }
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jsonPath = directory.appendingPathComponent("report.json").path
+        var arguments = [
+            "run", "--base-url", server.url, "--cases", "200", "--seed", "5", "--concurrency", "2", "--no-progress",
+            "--report-json", jsonPath, "--junit", directory.appendingPathComponent("report.xml").path,
+        ]
+        if withToken { arguments += ["--admin-token", MockBackend.defaultAdminToken] }
+        let child = try ChildProcess(binary, arguments)
+        // Wait until some reports (with their photos) are on the server.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while Date() < deadline && server.requests.filter({ $0.target.hasSuffix("/photos") }).count < 4 { usleep(20_000) }
+        let createdBefore = server.passwords.count
+        child.send(signal)
+        let outcome = child.wait(upTo: 30)
+        #expect(outcome.status == (signal == SIGTERM ? 143 : 130), "\(outcome.err)")
+        #expect(createdBefore >= 4)
+        #expect(outcome.err.contains("received: no new case is started"))
+        #expect(outcome.out.contains("interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"))
+        let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+        let leftovers = Set(report["leftovers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        let stored = server.storedIds
+        #expect(stored.count == server.backend.storedAnnouncementCount)
+        if withToken {
+            #expect(stored.isEmpty, "left on the server: \(stored)")
+        } else {
+            #expect(!stored.isEmpty)
+            #expect(stored.isSubset(of: leftovers), "not listed: \(stored.subtracting(leftovers))")
+        }
+        // Far fewer reports were submitted than the 200 asked for.
+        #expect(server.passwords.count < 100)
+    }
+}

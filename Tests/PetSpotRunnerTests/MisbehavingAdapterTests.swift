@@ -1,0 +1,198 @@
+import Foundation
+import PetSpotJSON
+import Testing
+@testable import PetSpotRunner
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Misbehaving adapters written as small shell scripts: each records its own pid (which is its
+/// process group once the runner starts it in a group of its own) and the pids of the children
+/// it forks in a file, so that the tests can check that nothing outlives the run.
+struct MisbehavingAdapter {
+    let directory: URL
+    let script: URL
+    let pidFile: URL
+
+    /// An adapter whose body (after recording its pid) is `body`, a POSIX shell script.
+    init(_ body: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("adapter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        script = directory.appendingPathComponent("adapter.sh")
+        pidFile = directory.appendingPathComponent("pids")
+        try ("echo $$ >> '\(pidFile.path)'\n" + body).write(to: script, atomically: true, encoding: .utf8)
+    }
+
+    /// The `--sut` command: the script is exec'd, so the adapter process is the script's shell.
+    var command: String { "exec /bin/sh '\(script.path)'" }
+
+    /// A line of the script that forks `sleep` children recording their pids.
+    var forkChildren: String {
+        "sleep 60 & echo $! >> '\(pidFile.path)'\nsleep 60 & echo $! >> '\(pidFile.path)'\n"
+    }
+
+    /// Every pid recorded so far.
+    var pids: [pid_t] {
+        ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// Waits up to `seconds` for every recorded process and group to be gone; returns those left.
+    func survivors(waitingUpTo seconds: Double = 2) -> [pid_t] {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var left: [pid_t] = []
+        repeat {
+            left = pids.filter(processIsAlive) + pids.flatMap(livingProcesses(inGroup:))
+            if left.isEmpty { return [] }
+            usleep(20_000)
+        } while Date() < deadline
+        return Array(Set(left))
+    }
+
+    /// Kills whatever is left and removes the files.
+    func cleanUp() {
+        for pid in pids {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs `check` in-process against `adapter`; returns the exit code, console output and report.
+/// Four cases by default: too few to meet the boundary coverage (so never a passing run), enough
+/// to see a misbehaviour; `cases: nil` runs the default count, for adapters that should pass.
+func checkMisbehaving(
+    _ adapter: MisbehavingAdapter, _ options: [String] = [], cases: Int? = 4
+) async -> (status: Int32, out: String, json: String) {
+    let reportPath = adapter.directory.appendingPathComponent("report.json").path
+    let result = await runTool([
+        "check", "--sut", adapter.command, "--seed", "11", "--no-mock", "--no-progress", "--shrink-seconds", "0",
+        "--report-json", reportPath,
+    ] + (cases.map { ["--cases", String($0)] } ?? []) + options)
+    return (result.status, result.out, (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? "")
+}
+
+@Suite("misbehaving adapters", .serialized)
+struct MisbehavingAdapterTests {
+    @Test("an adapter that forks children and crashes is reported as crashed at once, and no process of it is left")
+    func forksAndCrashes() async throws {
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "read question\nkill -s SEGV $$\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let start = ContinuousClock.now
+        let result = await checkMisbehaving(adapter)
+        let elapsed = ContinuousClock.now - start
+        #expect(result.status == 1)
+        #expect(result.out.contains("the adapter crashed (SIGSEGV) before answering"))
+        #expect(!result.out.contains("did not answer within"))
+        // Every start (the first and each restart) crashed at once: with a 5 s timeout each,
+        // reading the crashes as timeouts would take 5 s a start.
+        #expect(adapter.pids.count >= 6)
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
+    }
+
+    @Test("a hanging adapter and its children are stopped with their whole process group")
+    func hangs() async throws {
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "exec sleep 60\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let result = await checkMisbehaving(adapter, ["--sut-timeout", "0.3"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("did not answer within 0.300 s"))
+        #expect(!adapter.pids.isEmpty)
+        #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
+    }
+
+    @Test("an adapter that exits 0 at end of input but leaves a child behind: the child is stopped too")
+    func leavesChildBehind() async throws {
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        let example = try #require(ExampleAdapter.path)
+        // The example adapter answers; a background child (holding no pipe) lingers after it exits.
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n(sleep 60 </dev/null >/dev/null 2>&1) & echo $! >> '\(adapter.pidFile.path)'\n'\(example)'\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let result = await checkMisbehaving(adapter, cases: nil)
+        #expect(result.status == 0, "\(result.out)")
+        #expect(adapter.pids.count == 2)
+        #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
+    }
+
+    @Test("escape codes and a 15 MB answer line are escaped and cut in the console and the report")
+    func escapesAndHugeLines() async throws {
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        try ("echo $$ >> '\(adapter.pidFile.path)'\nwhile read question; do\n"
+            + "printf '\\033[2J\\033[31m'; head -c 15000000 /dev/zero | tr '\\0' a; printf '\\n'\ndone\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let result = await checkMisbehaving(adapter)
+        #expect(result.status == 1)
+        #expect(!result.out.contains("\u{1B}"), "a raw escape code reached the console")
+        #expect(result.out.contains("\\u{1B}[2J\\u{1B}[31m"))
+        #expect(result.out.contains("(15000009 bytes in all)"))
+        #expect(result.out.utf8.count < 1_000_000, "the console got \(result.out.utf8.count) bytes")
+        #expect(result.json.utf8.count < 1_000_000, "the JSON report has \(result.json.utf8.count) bytes")
+        #expect(!result.json.lowercased().contains("\\u001b"), "the JSON report keeps the escape code")
+        #expect(adapter.survivors().isEmpty)
+    }
+
+    @Test("the adapter's standard error reaches ours escaped, line by line, cut at a few KB")
+    func standardErrorIsEscaped() throws {
+        let binary = try #require(ToolBinary.path)
+        let example = try #require(ExampleAdapter.path)
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        try ("echo $$ >> '\(adapter.pidFile.path)'\nprintf 'boom \\033[2J\\033]0;title\\007 done\\n' >&2\n"
+            + "head -c 100000 /dev/zero | tr '\\0' b >&2; printf '\\n' >&2\nexec '\(example)'\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let outcome = try ChildProcess.run(binary, [
+            "check", "--sut", adapter.command, "--seed", "1", "--no-mock", "--no-progress",
+        ])
+        #expect(outcome.status == 0, "\(outcome.out)")
+        #expect(!outcome.err.contains("\u{1B}"), "a raw escape code reached standard error")
+        #expect(!outcome.err.contains("\u{07}"))
+        #expect(outcome.err.contains("adapter: boom \\u{1B}[2J\\u{1B}]0;title\\u{7} done"))
+        #expect(outcome.err.contains("(100000 bytes in all)"))
+        #expect(outcome.err.utf8.count < 20_000)
+    }
+
+    @Test("SIGTERM or SIGINT to check stops the adapter's whole process group before the runner exits", arguments: [SIGTERM, SIGINT])
+    func signalToCheck(signal: Int32) throws {
+        let binary = try #require(ToolBinary.path)
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "exec sleep 60\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(binary, [
+            "check", "--sut", adapter.command, "--sut-timeout", "60", "--cases", "3", "--no-mock", "--no-progress",
+        ])
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while adapter.pids.count < 3 && Date() < deadline { usleep(20_000) }
+        #expect(adapter.pids.count == 3)
+        child.send(signal)
+        let outcome = child.wait(upTo: 10)
+        #expect(outcome.status == 128 + signal, "\(outcome.err)")
+        #expect(outcome.signal == nil, "the runner was killed by the signal instead of handling it")
+        #expect(outcome.err.contains("received: exiting now"))
+        #expect(outcome.seconds < 10)
+        #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
+    }
+
+    @Test("an unwritable report path fails check before the adapter starts, not after the failures")
+    func unwritableReportInCheck() async throws {
+        let adapter = try MisbehavingAdapter("exec sleep 60\n")
+        defer { adapter.cleanUp() }
+        let result = await runTool([
+            "check", "--sut", adapter.command, "--cases", "3", "--no-mock", "--no-progress",
+            "--junit", "/nonexistent-directory-\(UUID().uuidString)/report.xml",
+        ])
+        #expect(result.status == 2)
+        #expect(result.err.contains("cannot write the --junit file"))
+        #expect(result.out.isEmpty)
+        #expect(adapter.pids.isEmpty, "the adapter was started")
+    }
+}

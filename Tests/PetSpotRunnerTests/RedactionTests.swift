@@ -1,0 +1,151 @@
+import Foundation
+import PetSpotJSON
+import PetSpotModel
+import Testing
+@testable import PetSpotRunner
+
+@Suite("redaction and display text")
+struct RedactionTests {
+    @Test("a secret of 4+ characters is masked as a substring, in every encoding the runner may have sent it")
+    func longSecretEncodings() {
+        let secret = #"s3"cr3t/t0ken+x=\"#
+        let redactor = Redactor(secrets: [secret])
+        let forms = [
+            secret,
+            "s3%22cr3t%2Ft0ken%2Bx%3D%5C",  // percent-encoded
+            "s3%22cr3t%2ft0ken%2bx%3d%5c",  // percent-encoded, lower-case hex
+            #"s3\"cr3t/t0ken+x=\\"#,  // inside a JSON string
+            "s3&quot;cr3t/t0ken+x=\\",  // HTML-escaped
+            "czMiY3IzdC90MGtlbit4PVw",  // base64, without padding
+        ]
+        for form in forms {
+            #expect(redactor.scrub("before \(form) after") == "before ****** after", "\(form)")
+        }
+        #expect(redactor.scrub("x\(secret)y") == "x******y")
+    }
+
+    @Test("a secret of 1 to 3 characters is masked where it is a whole value, and nowhere else")
+    func shortSecretWholeValues() {
+        let redactor = Redactor(secrets: ["ab"])
+        #expect(redactor.scrub(#"{"authorization":"ab","other":"abc"}"#) == #"{"authorization":"******","other":"abc"}"#)
+        #expect(redactor.scrub("/echo?token=ab&x=1") == "/echo?token=******&x=1")
+        #expect(redactor.scrub("error\nAuthorization: ab\nHost: x") == "error\nAuthorization: ******\nHost: x")
+        #expect(redactor.scrub("Authorization: Bearer ab") == "Authorization: Bearer ******")
+        #expect(redactor.scrub(#"{"text":"Authorization: ab\r\nX: y"}"#) == #"{"text":"Authorization: ******\r\nX: y"}"#)
+        #expect(redactor.scrub("a label about tabs") == "a label about tabs")
+        #expect(redactor.arguments(["--admin-token", "ab", "--cases", "ab"]) == ["--admin-token", "******", "--cases", "******"])
+        #expect(redactor.header(name: "X-Note", value: "ab") == "******")
+        #expect(redactor.json(["k": "ab", "n": "abc"]) == ["k": "******", "n": "abc"])
+    }
+
+    @Test("a secret made of digits is not masked inside a longer number")
+    func digitBoundaries() {
+        let redactor = Redactor(secrets: ["123456"])
+        #expect(redactor.scrub("microchip 987123456001234, password 123456.") == "microchip 987123456001234, password ******.")
+        #expect(redactor.scrub("seeds 9123456 and 1234567") == "seeds 9123456 and 1234567")
+        #expect(redactor.scrub(#""managementPassword":"123456""#) == #""managementPassword":"******""#)
+        #expect(redactor.scrub("id:123456") == "id:******")
+    }
+
+    @Test("the password of any URL with credentials is masked")
+    func urlCredentials() {
+        let redactor = Redactor()
+        #expect(redactor.scrub("run http://user:pw@host:8080/x and https://a:b@c") == "run http://user:******@host:8080/x and https://a:******@c")
+        #expect(redactor.scrub("http://host/a@b") == "http://host/a@b")
+        #expect(redactor.arguments(["--base-url", "http://u:p@h"]) == ["--base-url", "http://u:******@h"])
+    }
+
+    @Test("the runner learns every credential it sends and every password it is handed")
+    func learning() {
+        let store = SecretStore(["admin-token"])
+        let pair = Data("3f1e:654321".utf8).base64EncodedString()
+        store.learn(from: TransportRequest(method: "POST", path: "/p", headers: [("Authorization", "Basic \(pair)")]))
+        store.learn(from: TransportRequest(method: "POST", path: "/p", headers: [("Authorization", "Basic")]))
+        store.learn(from: TransportRequest(method: "POST", path: "/p", headers: [("Authorization", "Basic " + Data("id:".utf8).base64EncodedString())]))
+        store.learn(from: TransportResponse(status: 201, body: Data(#"{"id":"x","managementPassword":"111222"}"#.utf8)))
+        let idOnly = Data("id:".utf8).base64EncodedString()
+        // Each credential, and each whole value as sent (`Basic ...`).
+        #expect(store.secrets == ["admin-token", pair, "Basic \(pair)", "3f1e:654321", "654321", "111222", idOnly, "Basic \(idOnly)"])
+        #expect(!store.secrets.contains("Basic"))
+        #expect(!store.secrets.contains("3f1e"), "the id (the user part) stays visible")
+    }
+
+    @Test("display text escapes control characters and escape codes and states the full length when it cuts")
+    func displayText() {
+        #expect(DisplayText.sanitized("plain text") == "plain text")
+        #expect(DisplayText.sanitized("a\u{1B}[2Jb\u{7}\r\n\u{202E}c") == "a\\u{1B}[2Jb\\u{7}\\r\\n\\u{202E}c")
+        let long = String(repeating: "x", count: 10_000)
+        let cut = DisplayText.sanitized(long)
+        #expect(cut.hasSuffix(" ... (10000 bytes in all)"))
+        #expect(cut.utf8.count < DisplayText.maxBytes + 40)
+        #expect(DisplayText.sanitized("abc", fullLength: 50_000) == "abc ... (50000 bytes in all)")
+    }
+
+    @Test("the final pass covers every field of the report")
+    func everyFieldIsCovered() {
+        // A new field in one of these types must be added to ContractReport.sanitized(by:).
+        let failure = ContractFailure(message: "")
+        #expect(Mirror(reflecting: failure).children.compactMap(\.label) == [
+            "message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce", "cause",
+        ])
+        #expect(Mirror(reflecting: ReportedRequest(method: "", path: "")).children.compactMap(\.label) == ["method", "path", "headers", "body"])
+        #expect(Mirror(reflecting: Leftover(id: "", microchipNumber: nil, reason: "")).children.compactMap(\.label) == ["id", "microchipNumber", "reason"])
+        #expect(Mirror(reflecting: ContractOutcome(name: "")).children.compactMap(\.label) == [
+            "name", "casesRun", "casesFailed", "durationSeconds", "failures", "skipReason",
+        ])
+        let report = ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: [])
+        #expect(Mirror(reflecting: report).children.compactMap(\.label) == [
+            "command", "arguments", "target", "seed", "startedAt", "durationSeconds", "groups", "leftovers", "notes", "coverage",
+        ])
+        // And each string field is passed through: a secret and an escape code in every one.
+        let secret = "p4ssw0rd-secret"
+        let dirty = "\(secret)\u{1B}"
+        let recorder = ContractRecorder(secrets: SecretStore([secret]))
+        recorder.fail(group: dirty, contract: dirty, ContractFailure(
+            message: dirty, caseId: dirty, request: ReportedRequest(method: dirty, path: dirty, headers: [ReportedHeader(name: dirty, value: dirty)], body: dirty),
+            expected: dirty, actual: dirty, shrunkInput: .string(dirty), originalInput: .object(JSONObject([(dirty, .string(dirty))])), seed: 1, replay: dirty,
+            reproduce: dirty, cause: ContractFailure.Cause(fields: [dirty], kind: dirty, cases: 1, shrunk: true)))
+        recorder.setCoverage(BoundaryCoverage(cases: 1, rows: [
+            BoundaryCoverage.Row(field: dirty, rule: dirty, boundaryClass: dirty, detail: dirty, hits: 0, requiredPercent: 1, met: false),
+        ], verdict: dirty))
+        recorder.skip(group: dirty, contract: dirty, reason: dirty)
+        recorder.leave(Leftover(id: dirty, microchipNumber: dirty, reason: dirty))
+        recorder.note(dirty)
+        let sanitized = recorder.report(command: dirty, arguments: [dirty], target: dirty, seed: 1, startedAt: Date())
+        for text in [sanitized.consoleText, sanitized.json.serialized(), sanitized.junitXML] {
+            #expect(!text.contains(secret))
+            #expect(!text.contains("\u{1B}"))
+        }
+    }
+
+    @Test("report files are checked writable before anything runs, without touching an existing report")
+    func reportPaths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let existing = directory.appendingPathComponent("old.json")
+        try Data("previous report".utf8).write(to: existing)
+        try ParsedArguments.checkWritable(existing.path, flag: "--report-json", command: "run")
+        #expect(try String(contentsOf: existing, encoding: .utf8) == "previous report")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["old.json"], "the probe file was left")
+        #expect(throws: RunnerError.self) { try ParsedArguments.checkWritable(directory.path, flag: "--junit", command: "run") }
+        #expect(throws: RunnerError.self) {
+            try ParsedArguments.checkWritable(directory.path + "/missing/x.xml", flag: "--junit", command: "run")
+        }
+        let same = try ParsedArguments(["--report-json", existing.path, "--junit", existing.path], for: CheckCommand.spec)
+        #expect(throws: RunnerError.self) { try same.reportFiles() }
+    }
+
+    @Test("a report file that cannot be written at the end comes after the complete console report")
+    func lateWriteFailure() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString)")
+        let recorder = ContractRecorder()
+        recorder.leave(Leftover(id: "left-1", microchipNumber: nil, reason: "no --admin-token given"))
+        let report = recorder.report(command: "run", arguments: [], target: "t", seed: 1, startedAt: Date())
+        let output = RunnerOutput.capturing()
+        #expect(throws: RunnerError.self) {
+            try report.deliver(to: output, json: directory.appendingPathComponent("r.json").path, junit: nil)
+        }
+        #expect(output.standardOutput.contains("left on target: announcement left-1"))
+    }
+}

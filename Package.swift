@@ -46,7 +46,7 @@ let package = Package(
         // Raw user input and wizard action generators for both report flows.
         .target(
             name: "PetSpotFlowGenerators",
-            dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON"],
+            dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"],
             path: "Generators/Flows"
         ),
         // JSON Schema draft 2020-12 validator.
@@ -89,8 +89,9 @@ let package = Package(
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
         .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotRunner"]),
         .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner", "PetSpotBenchmarks", "PetSpotBowtie"]),
-        // An adapter (sut-protocol.md) around the reference model, with switches that break it.
-        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotModel", "PetSpotJSON"]),
+        // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
+        // reference model's), and switches that plant app defects in it.
+        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotJSON"]),
 
         // Test support: machines with planted bugs and generator laws; hostile HTTP bytes.
         .target(
@@ -116,6 +117,8 @@ let package = Package(
             name: "PetSpotPropertyEngineTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
         ),
+        // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
+        .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),
         .testTarget(
             name: "PetSpotPropertyEngineXCTests",
             dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
@@ -143,7 +146,8 @@ let package = Package(
             name: "PetSpotRunnerTests",
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotContractKit", "PetSpotHTTP", "PetSpotConcurrency", "petspot-example-adapter", "petspot-contracts", "PetSpotSchema",
+                "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotConcurrency", "PetSpotSchema",
+                "petspot-example-adapter", "petspot-contracts",
             ]
         ),
         .testTarget(

@@ -2,6 +2,8 @@ extension Gen {
     /// A generator that draws from one of `gens`, shrinking toward the first.
     ///
     /// List the simplest alternative first. An empty list rejects every case with an explanation.
+    /// The shrinker knows each pick as a span: it can replace a pick by a nested pick of the
+    /// same shape (a node of a recursive structure by one of its descendants).
     public static func oneOf(_ gens: Gen<Value>...) -> Gen<Value> {
         oneOf(gens)
     }
@@ -13,7 +15,13 @@ extension Gen {
         }
         let draws = gens.map(\.draw)
         let last = UInt64(draws.count - 1)
-        return Gen { testCase in try draws[Int(try testCase.choice(upTo: last))](testCase) }
+        let label = SpanLabel.mixing([0x6F6E_654F_66, last])
+        return Gen { testCase in
+            let start = testCase.choiceCount
+            let value = try draws[Int(try testCase.choice(upTo: last))](testCase)
+            testCase.recordSpan(.alternative, label: label, start: start, contentStart: start + 1)
+            return value
+        }
     }
 
     /// A generator that draws from `gens` with probability proportional to their weights.
@@ -34,7 +42,9 @@ extension Gen {
         }
         let draws = gens.map(\.gen.draw)
         let last = UInt64(draws.count - 1)
+        let label = SpanLabel.mixing([0x6672_6571] + weights)
         return Gen { testCase in
+            let start = testCase.choiceCount
             let planned = testCase.planning { random -> UInt64 in
                 var ticket = random.bounded(by: total - 1)
                 for (index, weight) in weights.enumerated() {
@@ -43,7 +53,9 @@ extension Gen {
                 }
                 return last
             }
-            return try draws[Int(try testCase.choice(upTo: last, preferring: planned))](testCase)
+            let value = try draws[Int(try testCase.choice(upTo: last, preferring: planned))](testCase)
+            testCase.recordSpan(.alternative, label: label, start: start, contentStart: start + 1)
+            return value
         }
     }
 

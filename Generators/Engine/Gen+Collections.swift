@@ -11,8 +11,11 @@
 /// at most 100,000, one fresh draw in sixteen aims for exactly `maximum` elements and one in
 /// sixteen for exactly `minimum`, so length caps are exercised.
 /// `drawElement` returns whether the element was accepted (sets skip duplicates).
+///
+/// Shrinker replays record a span for each element and one for the whole collection, which
+/// the structural shrink passes (delete elements, sort elements) work on.
 @inline(__always)
-func _drawElements(
+func drawElements(
     _ testCase: TestCase, minimum: Int, maximum: Int, what: String,
     _ drawElement: () throws -> Bool
 ) throws {
@@ -28,6 +31,7 @@ func _drawElements(
             }
         } ?? nil
         : nil
+    let collectionStart = testCase.choiceCount
     var count = 0
     var duplicates = 0
     while count < maximum {
@@ -42,7 +46,7 @@ func _drawElements(
             contentStart = start + 1
         }
         let accepted = try drawElement()
-        testCase.recordSpan(start: start, contentStart: contentStart)
+        testCase.recordSpan(.element, start: start, contentStart: contentStart)
         if accepted {
             count += 1
         } else {
@@ -56,6 +60,7 @@ func _drawElements(
     if count == maximum && spread > 0 {
         _ = try testCase.choice(upTo: 0)
     }
+    testCase.recordSpan(.collection, start: collectionStart, contentStart: collectionStart)
 }
 
 extension Gen {
@@ -76,7 +81,7 @@ extension Gen {
         return Gen<[Value]> { testCase in
             var values: [Value] = []
             values.reserveCapacity(Swift.min(minimum + 4, maximum))
-            try _drawElements(testCase, minimum: minimum, maximum: maximum, what: "array") {
+            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "array") {
                 values.append(try draw(testCase))
                 return true
             }
@@ -94,7 +99,7 @@ extension Gen {
         let minimum = Swift.max(0, count.lowerBound), maximum = Swift.max(minimum, count.upperBound)
         return Gen { testCase in
             var values = Set<Element>()
-            try _drawElements(testCase, minimum: minimum, maximum: maximum, what: "set") {
+            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "set") {
                 values.insert(try draw(testCase)).inserted
             }
             return values
@@ -111,7 +116,7 @@ extension Gen {
         let minimum = Swift.max(0, count.lowerBound), maximum = Swift.max(minimum, count.upperBound)
         return Gen { testCase in
             var entries: [Key: Element] = [:]
-            try _drawElements(testCase, minimum: minimum, maximum: maximum, what: "dictionary") {
+            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "dictionary") {
                 let key = try drawKey(testCase)
                 let value = try drawValue(testCase)
                 guard entries[key] == nil else { return false }

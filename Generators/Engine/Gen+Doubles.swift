@@ -21,7 +21,7 @@ extension Gen where Value == Double {
             let reason = "double(in:) needs finite bounds, not \(range); use includeNonFinite for infinities"
             return Gen { testCase in try testCase.reject(reason) }
         }
-        let coder = _DoubleCoder(range: range)
+        let coder = DoubleCoder(range: range)
         guard includeNonFinite else {
             return Gen { testCase in try coder.draw(testCase) }
         }
@@ -40,7 +40,7 @@ extension Gen where Value == Double {
 }
 
 /// The choice encoding of a finite double range: optional sign, then magnitude bit offset.
-struct _DoubleCoder: Sendable {
+struct DoubleCoder: Sendable {
     /// Magnitude bit-pattern bounds of the non-negative side, if any.
     let positive: (low: UInt64, high: UInt64)?
     /// Magnitude bit-pattern bounds of the negative side, if any.

@@ -24,7 +24,9 @@ extension Gen {
     /// (for example a node whose children are drawn from its argument). At every level the
     /// engine chooses between `base` (the simpler choice) and one more level, with
     /// probability `recursionProbability`, never deeper than `maxDepth` levels, so
-    /// generation always terminates; the choice budget bounds wide structures.
+    /// generation always terminates; the choice budget bounds wide structures. For open-ended
+    /// recursion, whose depth the structure's own probabilities decide, use
+    /// `Gen.deferred { this in ... }` instead.
     /// ```swift
     /// indirect enum Tree: Sendable { case leaf(Int), node([Tree]) }
     /// let trees = Gen<Tree>.recursive(base: Gen.int(in: 0...9).map(Tree.leaf)) { child in
@@ -35,12 +37,18 @@ extension Gen {
         maxDepth: Int = 4, recursionProbability: Double = 0.4, base: Gen<Value>,
         _ extend: @escaping @Sendable (Gen<Value>) -> Gen<Value>
     ) -> Gen<Value> {
+        // Every level is a span with one label, so the shrinker can replace a level by a
+        // deeper one (a node by one of its descendants).
+        let label = SpanLabel.next()
         var current = base
         for _ in 0..<Swift.max(0, maxDepth) {
             let deeper = extend(current).draw
             let shallow = base.draw
             current = Gen { testCase in
-                try testCase.weighted(recursionProbability) ? try deeper(testCase) : try shallow(testCase)
+                let start = testCase.choiceCount
+                let value = try testCase.weighted(recursionProbability) ? try deeper(testCase) : try shallow(testCase)
+                testCase.recordSpan(.deferred, label: label, start: start, contentStart: start)
+                return value
             }
         }
         return current

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Defaults suit unit tests: 100 cases, a random seed, sizes growing from 0 to 100,
 /// at most 20,000 shrink replays, stopping after 1,000 replays without improvement or
-/// 10 seconds of shrinking, whichever comes first.
+/// 10 seconds of shrinking, whichever comes first. A failure whose shrinking a budget ended
+/// says so (``PropertyFailure/stopReason``): its counterexample may not be minimal.
 ///
 /// Environment variables (read when ``readsEnvironment`` is `true`, the default):
 /// - `PETSPOT_SEED`: a decimal or `0x` hexadecimal seed used by every property: the replay
@@ -44,6 +45,9 @@ public struct PropertyConfiguration: Sendable, Hashable {
     /// next run (Hypothesis's example database); `nil` (the default) saves nothing. Set it with
     /// `PETSPOT_FAILURE_DB` for a local fix-and-rerun loop.
     public var failureDirectory: String? = nil
+    /// A signal another thread can flip to end the run early (see ``StopSignal``): checked before
+    /// each case and each shrink replay. `nil` (the default): the run ends on its own.
+    public var stopSignal: StopSignal? = nil
 
     /// Creates a configuration; every parameter has the unit-test default.
     public init(

@@ -1,12 +1,19 @@
-/// Collects the labels of the case being run; installed as a task-local by the runner.
-final class _CaseContext: @unchecked Sendable {
-    // Unchecked: only touched synchronously by the task running the property.
-    var labels: Set<String> = []
-    var isRecording = true
-}
+import PetSpotConcurrency
 
-enum _PropertyContext {
-    @TaskLocal static var current: _CaseContext?
+/// The labels of the case being run; installed as a task-local by the runner.
+///
+/// The state is behind a lock because a property body may hand the task-local to work on
+/// other threads (a `Task` started in the body inherits it).
+final class CaseContext: Sendable {
+    struct State {
+        var labels: Set<String> = []
+        var isRecording = true
+    }
+
+    let state = Locked(State())
+
+    /// The context of the property run on this task, if any.
+    @TaskLocal static var current: CaseContext?
 }
 
 /// Labels the current test case as belonging to the class `name`.
@@ -16,8 +23,9 @@ enum _PropertyContext {
 /// (``Property/requireCoverage(_:atLeast:)``) fail the run when a label is too rare.
 /// A label counts once per case however often it is applied. Outside a property it does nothing.
 public func label(_ name: String) {
-    guard let context = _PropertyContext.current, context.isRecording else { return }
-    context.labels.insert(name)
+    CaseContext.current?.state.withLock { state in
+        if state.isRecording { state.labels.insert(name) }
+    }
 }
 
 /// Labels the current test case as `name` when `condition` holds.

@@ -66,8 +66,16 @@ public struct PropertyPass: Sendable, Hashable {
 /// A property run that found a counterexample, with the original and the shrunk one.
 ///
 /// ``report`` is the message test integrations print: the shrunk and the original
-/// counterexample (through `String(reflecting:)`), the error, the seed and a replay line.
-/// Rerunning with ``seed`` reproduces the same original and shrunk counterexample.
+/// counterexample (through `String(reflecting:)`), whether the shrunk one is minimal or why
+/// shrinking stopped short, the error, the seed, a replay line and what each shrink pass did.
+/// Rerunning with ``seed`` reproduces the same original and shrunk counterexample (unless a
+/// time limit or the stop signal ended shrinking: those depend on the clock).
+///
+/// ```swift
+/// if let failure = result.failure {
+///     print(failure.shrunk, failure.shrinkStatus)   // [1000] minimal: no shrink pass finds a smaller failing case
+/// }
+/// ```
 public struct PropertyFailure<Value> {
     /// The property's name.
     public let name: String
@@ -92,6 +100,11 @@ public struct PropertyFailure<Value> {
     public let shrinkAttempts: Int
     /// Wall-clock time spent shrinking.
     public let shrinkDuration: Duration
+    /// Why shrinking stopped: ``ShrinkStopReason/minimal`` when no shrink pass found anything
+    /// smaller, otherwise the budget, deadline or stop signal that cut it short.
+    public let stopReason: ShrinkStopReason
+    /// The replays and improvements of each shrink pass that ran, in the order passes run.
+    public let shrinkPasses: [ShrinkPassStatistics]
     /// Why the shrunk counterexample fails (a thrown error's description, or a false result).
     public let message: String
     /// Why the original counterexample failed.
@@ -99,20 +112,47 @@ public struct PropertyFailure<Value> {
     /// The environment-variable line that replays this run.
     public let replayLine: String
 
-    /// The multi-line failure message: counterexamples, error, seed, replay line, shrink figures.
+    /// Whether the shrunk counterexample is minimal (no shrink pass found a smaller one).
+    public var isMinimal: Bool { stopReason.isMinimal }
+
+    /// One line saying whether the shrunk counterexample is minimal, and if not, what stopped
+    /// shrinking: `minimal: no shrink pass finds a smaller failing case`, or for example
+    /// `not minimal: shrinking stopped after 20000 replays (the replay budget, maxShrinkSteps)`.
+    public var shrinkStatus: String {
+        switch stopReason {
+        case .minimal: "minimal: no shrink pass finds a smaller failing case"
+        case .replayBudget:
+            "not minimal: shrinking stopped after \(shrinkAttempts) replays (the replay budget, maxShrinkSteps)"
+        case .stallBudget:
+            "not minimal: shrinking stopped after \(shrinkAttempts) replays (the stall budget, shrinkStallLimit: "
+                + "that many replays in a row found nothing smaller)"
+        case .deadline:
+            "not minimal: shrinking stopped after \(shrinkAttempts) replays (the deadline, shrinkTimeLimit, "
+                + "at \(PropertyFailure.seconds(shrinkDuration)) s)"
+        case .cancelled: "not minimal: shrinking stopped: cancelled after \(shrinkAttempts) replays"
+        case .disabled: "not shrunk: shrinking is off (shrinks = false)"
+        }
+    }
+
+    /// The multi-line failure message: counterexamples, shrink status, error, seed, replay line,
+    /// shrink figures and the work of each shrink pass.
     public var report: String {
-        """
-        Property "\(name)" failed: \(message)
-        Shrunk counterexample (\(shrinkSteps) shrink steps, \(shrinkAttempts) replays, \
-        \(PropertyFailure.seconds(shrinkDuration)) s):
-          \(String(reflecting: shrunk))
-        Original counterexample (\(caseIndex < 0 ? "saved failure" : "case \(caseIndex + 1)"), size \(size)):
-          \(String(reflecting: original))
-        Original error: \(originalMessage)
-        Seed: \(seed)
-        Replay: \(replayLine)
-          or pass PropertyConfiguration(seed: \(seed)) while debugging
-        """
+        var text = """
+            Property "\(name)" failed: \(message)
+            Shrunk counterexample (\(shrinkStatus); \(shrinkSteps) shrink steps, \(shrinkAttempts) replays, \
+            \(PropertyFailure.seconds(shrinkDuration)) s):
+              \(String(reflecting: shrunk))
+            Original counterexample (\(caseIndex < 0 ? "saved failure" : "case \(caseIndex + 1)"), size \(size)):
+              \(String(reflecting: original))
+            Original error: \(originalMessage)
+            Seed: \(seed)
+            Replay: \(replayLine)
+              or pass PropertyConfiguration(seed: \(seed)) while debugging
+            """
+        if !shrinkPasses.isEmpty {
+            text += "\nShrink passes (replays/improvements): " + shrinkPasses.map(\.description).joined(separator: ", ")
+        }
+        return text
     }
 
     static func seconds(_ duration: Duration) -> String {
@@ -148,6 +188,28 @@ public struct PropertyGiveUp: Sendable, Hashable {
     /// The message test integrations print.
     public var report: String {
         "Property \"\(name)\" gave up after \(cases) passing and \(discarded) discarded cases (seed \(seed)): \(reason)"
+    }
+}
+
+/// A property run that its stop signal (``PropertyConfiguration/stopSignal``) ended before any
+/// case failed.
+///
+/// The cases that ran all passed, but the run is not a pass: it checked fewer cases than asked.
+public struct PropertyStop: Sendable, Hashable {
+    /// The property's name.
+    public let name: String
+    /// The seed of the run.
+    public let seed: UInt64
+    /// Passing cases run before the stop.
+    public let cases: Int
+    /// Cases discarded before the stop.
+    public let discarded: Int
+    /// Wall-clock time of the run.
+    public let elapsed: Duration
+
+    /// The message test integrations print.
+    public var report: String {
+        "Property \"\(name)\" was stopped (cancelled) after \(cases) passing and \(discarded) discarded cases (seed \(seed))"
     }
 }
 
@@ -193,6 +255,7 @@ public struct CoverageShortfall: Sendable, Hashable {
 /// case .failed(let failure): print(failure.report)
 /// case .gaveUp(let giveUp): print(giveUp.report)
 /// case .coverageNotMet(let shortfall): print(shortfall.report)
+/// case .stopped(let stop): print(stop.report)
 /// }
 /// ```
 public enum PropertyResult<Value> {
@@ -204,6 +267,8 @@ public enum PropertyResult<Value> {
     case gaveUp(PropertyGiveUp)
     /// Every case passed but a label was rarer than required.
     case coverageNotMet(CoverageShortfall)
+    /// The stop signal ended the run before any case failed.
+    case stopped(PropertyStop)
 
     /// Whether the property passed.
     public var isPassed: Bool {
@@ -225,6 +290,7 @@ public enum PropertyResult<Value> {
         case .failed(let failure): failure.report
         case .gaveUp(let giveUp): giveUp.report
         case .coverageNotMet(let shortfall): shortfall.report
+        case .stopped(let stop): stop.report
         }
     }
 }

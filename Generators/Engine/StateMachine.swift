@@ -57,7 +57,7 @@ extension StateMachine {
         return Gen { testCase in
             var model = machine.initialModel()
             var actions: [Action] = []
-            try _drawElements(testCase, minimum: minimum, maximum: maximum, what: "action sequence") {
+            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "action sequence") {
                 let action = try machine.actions(for: model).draw(testCase)
                 machine.apply(action, to: &model)
                 actions.append(action)

@@ -36,29 +36,41 @@ public enum TestCaseStop: Error, Sendable, Equatable, CustomStringConvertible {
 /// let digit = Gen<Int> { testCase in Int(try testCase.choice(upTo: 9)) }
 /// ```
 ///
-/// Choices are stored in one preallocated `[UInt64]`; a draw is O(1) and allocation-free.
+/// Invariant: ``choices`` holds exactly the answers given so far, in draw order, and never
+/// more than ``maxChoices`` of them. A draw is amortised O(1): all mutable state lives in one
+/// ordinary Swift struct, so a draw is one exclusive access to it, and the choices live in an
+/// array reserved up front, so drawing allocates only when a case outgrows it. Replays for the
+/// shrinker also record the structure of the draw (each choice's bound and integer shape, and
+/// the spans of collection elements, alternatives and recursive generators) for the shrink passes.
 public final class TestCase {
     /// The choices made so far, in draw order.
-    public var choices: [UInt64] {
-        Array(UnsafeBufferPointer(start: hot.pointee.buffer, count: hot.pointee.count))
-    }
+    public var choices: [UInt64] { state.recorded }
     /// The number of choices made so far.
-    public var choiceCount: Int { hot.pointee.count }
+    public var choiceCount: Int { state.recorded.count }
     /// The size parameter (0 through the configured maximum, 100 by default) that
     /// size-driven generators use to scale collection lengths; it grows over a run.
     public internal(set) var size: Int
     /// The most choices this case may make before it stops with ``TestCaseStop/overrun(limit:)``.
     public let maxChoices: Int
 
-    /// The mutable per-draw state, kept behind a pointer so that draws pay no exclusivity checks.
-    @usableFromInline let hot: UnsafeMutablePointer<_TestCaseState>
+    /// The answers to replay first.
     @usableFromInline let prefix: [UInt64]
+    /// Whether draws past the prefix come from the pseudo-random generator (generation) or are
+    /// `0` (shrinker replays).
     @usableFromInline let generatesFresh: Bool
-    /// Whether element spans are recorded (replays for the shrinker only).
-    let tracksSpans: Bool
-    /// Collection elements as flattened triples of choice indices: start (the "another?"
-    /// choice, if any), start of the element's own draws, end.
-    var spans: [Int] { hot.pointee.spans }
+    /// Whether each choice's bound and integer shape and the draw's spans are recorded
+    /// (shrinker replays only).
+    @usableFromInline let recordsStructure: Bool
+    /// Everything a draw changes.
+    ///
+    /// Exempt from the runtime exclusivity check, and safe: every access to `state` is one
+    /// expression in this file that reads or appends to a field or calls a `DrawState` method,
+    /// and none of those runs code outside `DrawState`, `Xoshiro256StarStar` and the standard
+    /// library (``planning(_:)`` hands callers a copy of the generator, never `state` itself).
+    /// So no access to `state` can begin while another is open, the check could never fire,
+    /// and skipping it saves a thread-local lookup on every draw. The storage itself is an
+    /// ordinary Swift struct of arrays: bounds-checked and reference-counted.
+    @usableFromInline @exclusivity(unchecked) var state: DrawState
     /// Reusable UTF-8 bytes for building strings from character classes.
     var scratch: [UInt8] = []
 
@@ -70,48 +82,32 @@ public final class TestCase {
     /// Creates a case that draws from `random` after replaying `prefix`.
     public init(prefix: [UInt64] = [], random: Xoshiro256StarStar, size: Int = 100, maxChoices: Int = 8192) {
         self.prefix = prefix
-        self.generatesFresh = true
-        self.tracksSpans = false
+        generatesFresh = true
+        recordsStructure = false
         self.size = size
         self.maxChoices = Swift.max(0, maxChoices)
-        hot = .allocate(capacity: 1)
-        hot.initialize(to: _TestCaseState(random: random, capacity: Swift.min(self.maxChoices, Swift.max(256, prefix.count + 16))))
+        state = DrawState(random: random)
+        state.recorded.reserveCapacity(Swift.min(self.maxChoices, Swift.max(256, prefix.count + 16)))
     }
 
     /// Creates a case that replays `choices` and answers `0` (the simplest value) past their end.
     public init(replaying choices: [UInt64], size: Int = 100, maxChoices: Int = 8192) {
-        self.prefix = choices
-        self.generatesFresh = false
-        self.tracksSpans = true
+        prefix = choices
+        generatesFresh = false
+        recordsStructure = true
         self.size = size
         self.maxChoices = Swift.max(0, maxChoices)
-        hot = .allocate(capacity: 1)
-        hot.initialize(to: _TestCaseState(
-            random: Xoshiro256StarStar(seed: 0), capacity: Swift.min(self.maxChoices, Swift.max(16, choices.count + 16))))
-    }
-
-    deinit {
-        hot.pointee.buffer.deallocate()
-        hot.deinitialize(count: 1)
-        hot.deallocate()
+        state = DrawState(random: Xoshiro256StarStar(seed: 0))
+        let capacity = Swift.min(self.maxChoices, choices.count + 16)
+        state.recorded.reserveCapacity(capacity)
+        state.bounds.reserveCapacity(capacity)
+        state.shapes.reserveCapacity(capacity)
     }
 
     /// Starts a new fresh case in this object, keeping its buffers (used by the runner).
     func restart(random: Xoshiro256StarStar, size: Int) {
-        hot.pointee.count = 0
-        hot.pointee.random = random
+        state.restart(random: random)
         self.size = size
-        hot.pointee.spans.removeAll(keepingCapacity: true)
-    }
-
-    /// Records a collection element's span (replays for the shrinker only).
-    @inline(__always)
-    func recordSpan(start: Int, contentStart: Int) {
-        guard tracksSpans else { return }
-        let end = hot.pointee.count
-        hot.pointee.spans.append(start)
-        hot.pointee.spans.append(contentStart)
-        hot.pointee.spans.append(end)
     }
 
     /// Whether the next draw will come from the pseudo-random generator (not a replayed prefix).
@@ -119,13 +115,13 @@ public final class TestCase {
     /// Generators use it to plan biased values (bounds, special values) before drawing.
     @inlinable
     public var isDrawingFresh: Bool {
-        generatesFresh && hot.pointee.count >= prefix.count
+        generatesFresh && state.recorded.count >= prefix.count
     }
 
     /// Draws a whole number in `0...n`, uniformly when drawing fresh.
     ///
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
-    @inlinable
+    @inlinable @inline(__always)
     public func choice(upTo n: UInt64) throws -> UInt64 {
         try choice(upTo: n, preferring: nil)
     }
@@ -135,10 +131,9 @@ public final class TestCase {
     /// Biased generators compute a planned value (a boundary, a special value) and record
     /// it through this method, so the bias costs nothing at replay and shrinks like any choice.
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
-    @inlinable
+    @inlinable @inline(__always)
     public func choice(upTo n: UInt64, preferring planned: UInt64?) throws -> UInt64 {
-        let state = hot
-        let position = state.pointee.count
+        let position = state.recorded.count
         if position >= maxChoices { throw TestCaseStop.overrun(limit: maxChoices) }
         let value: UInt64
         if position < prefix.count {
@@ -148,24 +143,30 @@ public final class TestCase {
             if let planned, planned <= n {
                 value = planned
             } else {
-                value = state.pointee.random.bounded(by: n)
+                value = state.random.bounded(by: n)
             }
         } else {
             value = 0
         }
-        if position == state.pointee.capacity { state.pointee.grow(limit: maxChoices) }
-        state.pointee.buffer[position] = value
-        state.pointee.count = position + 1
+        state.recorded.append(value)
+        if recordsStructure { recordBound(n) }
         return value
+    }
+
+    /// Records the bound of the choice just made (shrinker replays only).
+    @usableFromInline @inline(never)
+    func recordBound(_ n: UInt64) {
+        state.bounds.append(n)
+        state.shapes.append(nil)
     }
 
     /// Draws a Boolean that is `true` with probability `probability` when drawing fresh.
     ///
     /// Recorded as a choice in `0...1`; `false` (0) is the simpler answer.
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
-    @inlinable
+    @inlinable @inline(__always)
     public func weighted(_ probability: Double) throws -> Bool {
-        let planned: UInt64? = isDrawingFresh ? (hot.pointee.random.unitDouble() < probability ? 1 : 0) : nil
+        let planned: UInt64? = isDrawingFresh ? (state.random.unitDouble() < probability ? 1 : 0) : nil
         return try choice(upTo: 1, preferring: planned) == 1
     }
 
@@ -173,13 +174,17 @@ public final class TestCase {
     ///
     /// Use it to plan a value for ``choice(upTo:preferring:)``; the generator's own draws are
     /// not recorded, only the choices are.
-    @inlinable
     public func planning<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R? {
-        isDrawingFresh ? body(&hot.pointee.random) : nil
+        guard isDrawingFresh else { return nil }
+        // `body` is a caller's closure: it works on a copy, so that no access to this case's
+        // state is open while it runs.
+        var random = state.random
+        let result = body(&random)
+        state.random = random
+        return result
     }
 
     /// Draws a value from `gen`, recording its choices in this case.
-    @inlinable
     public func draw<T>(_ gen: Gen<T>) throws -> T {
         try gen.draw(self)
     }
@@ -188,31 +193,169 @@ public final class TestCase {
     public func reject(_ reason: String) throws -> Never {
         throw TestCaseStop.rejected(reason)
     }
-}
 
-/// The hot, mutable state of a test case: the choice buffer and the pseudo-random generator.
-@usableFromInline
-struct _TestCaseState {
-    @usableFromInline var buffer: UnsafeMutablePointer<UInt64>
-    @usableFromInline var count = 0
-    @usableFromInline var capacity: Int
-    @usableFromInline var random: Xoshiro256StarStar
-    var spans: [Int] = []
+    /// The bound `n` of every choice, in draw order (shrinker replays only).
+    var bounds: [UInt64] { state.bounds }
+    /// The integer shape of every choice that encodes an integer, `nil` for the others (shrinker replays only).
+    var shapes: [IntegerShape?] { state.shapes }
+    /// The spans drawn, in the order they were completed (shrinker replays only).
+    var spans: [Span] { state.spans }
 
-    init(random: Xoshiro256StarStar, capacity: Int) {
-        self.random = random
-        self.capacity = Swift.max(1, capacity)
-        buffer = .allocate(capacity: self.capacity)
+    /// How deep deferred generators are nested at this point of the draw.
+    var depth: Int {
+        get { state.depth }
+        set { state.depth = newValue }
     }
 
-    /// Doubles the buffer (up to `limit` choices), keeping the recorded choices.
-    @usableFromInline
-    mutating func grow(limit: Int) {
-        let newCapacity = Swift.max(1, Swift.min(Swift.max(limit, capacity + 1), capacity * 2))
-        let newBuffer = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
-        newBuffer.initialize(from: buffer, count: count)
-        buffer.deallocate()
-        buffer = newBuffer
-        capacity = newCapacity
+    /// Records a completed span (shrinker replays only; free otherwise).
+    ///
+    /// `start` is the index of the span's first choice, `contentStart` the first choice of its
+    /// own draws (after an element's "another?" choice), and the span ends at the current choice.
+    @inline(__always)
+    func recordSpan(_ kind: Span.Kind, label: UInt64 = 0, start: Int, contentStart: Int) {
+        if recordsStructure { appendSpan(kind, label: label, start: start, contentStart: contentStart) }
+    }
+
+    @inline(never)
+    private func appendSpan(_ kind: Span.Kind, label: UInt64, start: Int, contentStart: Int) {
+        state.spans.append(Span(kind: kind, label: label, start: start, contentStart: contentStart, end: state.recorded.count))
+    }
+
+    /// Marks the last choice as an integer index in `shape` (shrinker replays only; free otherwise).
+    @inline(__always)
+    func noteIntegerShape(_ shape: IntegerShape) {
+        if recordsStructure { state.noteIntegerShape(shape) }
+    }
+
+    /// Remembers an integer drawn fresh, so later draws of this case may repeat it.
+    func noteDrawnInteger(_ value: UInt64, isSigned: Bool) {
+        state.recentIntegers.remember(value, isSigned: isSigned)
+    }
+
+    /// One time in eight, when this case has drawn integers before, picks one of the last four to
+    /// draw again, or one time in four of those a neighbour of it (one or two above or below): `nil`
+    /// otherwise, or when the pick does not fit `range` (both in the order-preserving encoding of
+    /// a type with the given signedness).
+    ///
+    /// Bugs that need equal or adjacent values (a duplicate in a list, two equal arguments, an
+    /// off-by-one between two numbers) are rare under independent uniform draws; repeating
+    /// earlier values finds them in the first hundred cases.
+    func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
+        state.repeatedInteger(in: range, isSigned: isSigned)
+    }
+}
+
+/// The mutable state of a test case: the answers, the pseudo-random generator, and what
+/// replays record for the shrinker.
+@usableFromInline
+struct DrawState {
+    /// The answers given so far.
+    @usableFromInline var recorded: [UInt64] = []
+    /// The pseudo-random generator that answers fresh draws.
+    @usableFromInline var random: Xoshiro256StarStar
+    /// The bound of every choice (shrinker replays only).
+    @usableFromInline var bounds: [UInt64] = []
+    /// The integer shape of every choice, `nil` for choices that do not encode an integer (shrinker replays only).
+    @usableFromInline var shapes: [IntegerShape?] = []
+    /// The spans, in completion order (shrinker replays only).
+    var spans: [Span] = []
+    /// The last integers drawn fresh: the ones repeated integers come from.
+    var recentIntegers = RecentIntegers()
+    /// How deep deferred generators are nested.
+    var depth = 0
+
+    init(random: Xoshiro256StarStar) {
+        self.random = random
+    }
+
+    mutating func restart(random: Xoshiro256StarStar) {
+        recorded.removeAll(keepingCapacity: true)
+        recentIntegers = RecentIntegers()
+        self.random = random
+        depth = 0
+    }
+
+    mutating func noteIntegerShape(_ shape: IntegerShape) {
+        if !shapes.isEmpty { shapes[shapes.count - 1] = shape }
+    }
+
+    mutating func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
+        guard recentIntegers.count > 0 else { return nil }
+        let roll = random.next()
+        guard roll & 7 == 0 else { return nil }
+        let pick = recentIntegers[Int(random.bounded(by: UInt64(Swift.min(recentIntegers.count, 4) - 1)))]
+        guard pick.isSigned == isSigned else { return nil }
+        // One repeat in four is a neighbour instead: one or two above or below.
+        var value = pick.value
+        if roll & 0x18 == 0 {
+            let offset: UInt64 = roll & 0x20 == 0 ? 1 : 2
+            value = roll & 0x40 == 0 ? value &+ offset : value &- offset
+        }
+        return range.contains(value) ? value : nil
+    }
+}
+
+/// A stretch of a test case's choices that one generator drew: a collection, one element of it,
+/// one pick among alternatives, or one level of a recursive generator.
+///
+/// Spans are what the structural shrink passes work on: they delete elements, replace a node
+/// by one of its descendants, simplify a span's contents as a whole, and sort elements.
+/// Invariant: `start <= contentStart <= end`; spans nest (two spans are disjoint or one
+/// contains the other), because each is recorded when its generator returns.
+struct Span: Hashable, Sendable {
+    /// What drew the span.
+    enum Kind: UInt8, Hashable, Sendable {
+        /// A whole collection, from its first element (or "another?" choice) to its last choice.
+        case collection
+        /// One element of a collection; `contentStart` follows its "another?" choice, if any.
+        case element
+        /// One pick of `oneOf` or `frequency`: the index choice and the chosen generator's draws.
+        case alternative
+        /// One level of a deferred (recursive) generator.
+        case deferred
+    }
+
+    /// What drew the span.
+    var kind: Kind
+    /// Identifies the generator shape, so that spans of the same kind of node can replace each other.
+    var label: UInt64
+    /// The index of the span's first choice.
+    var start: Int
+    /// The index of the first choice of the span's own draws (after an "another?" choice).
+    var contentStart: Int
+    /// The index after the span's last choice.
+    var end: Int
+}
+
+/// The last four integers a test case drew fresh, in their generators' order-preserving encoding
+/// with the signedness of their type: four stored fields rather than an array, so remembering
+/// one costs no allocation or uniqueness check on the hot path of generation.
+struct RecentIntegers {
+    private var first: (value: UInt64, isSigned: Bool) = (0, false)
+    private var second: (value: UInt64, isSigned: Bool) = (0, false)
+    private var third: (value: UInt64, isSigned: Bool) = (0, false)
+    private var fourth: (value: UInt64, isSigned: Bool) = (0, false)
+    /// How many integers were remembered (the last four are kept).
+    private(set) var count = 0
+
+    /// Remembers `value`, forgetting the oldest of four.
+    mutating func remember(_ value: UInt64, isSigned: Bool) {
+        switch count & 3 {
+        case 0: first = (value, isSigned)
+        case 1: second = (value, isSigned)
+        case 2: third = (value, isSigned)
+        default: fourth = (value, isSigned)
+        }
+        count += 1
+    }
+
+    /// One of the remembered integers, `0` to `3` (fewer when fewer were remembered).
+    subscript(slot: Int) -> (value: UInt64, isSigned: Bool) {
+        switch slot & 3 {
+        case 0: first
+        case 1: second
+        case 2: third
+        default: fourth
+        }
     }
 }

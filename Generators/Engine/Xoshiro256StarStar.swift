@@ -33,7 +33,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// Returns the next 64 pseudo-random bits.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
         let t = s1 << 17
@@ -57,7 +57,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
     /// Returns a uniform value in `0...upperBound`, the same on every platform.
     ///
     /// Uses Lemire's multiply-and-reject method, so it needs one draw almost always.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func bounded(by upperBound: UInt64) -> UInt64 {
         if upperBound == .max { return next() }
         let range = upperBound &+ 1

@@ -15,14 +15,15 @@ package struct BenchCommand: RunnerCommand {
             minimal counterexample of planted bugs, with the counterexample), validator (a create payload \
             against the compiled create-request and client-payload schemas), mock (create requests per second \
             over loopback keep-alive HTTP with 1, 4 and 16 connections, with latency percentiles), defects \
-            (run's backend groups against each planted backend defect of the mock: 'planted backend defects caught K/N'). Use a \
-            release build: debug figures are many times lower.
+            (run's backend groups against each planted backend defect of the mock: 'planted backend defects caught K/N'), \
+            challenge (the Shrinking Challenge over 100 seeds: found, minimal, median evaluations and time per \
+            challenge). Use a release build: debug figures are many times lower.
             """,
         options: [
             OptionSpec("--seconds", value: "SEC", default: "2", help: "Measuring time of each throughput benchmark."),
             OptionSpec(
                 "--filter", value: "GROUP", default: "all",
-                help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, defects)."),
+                help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, defects, challenge)."),
         ],
         examples: ["swift run -c release petspot-contracts bench", "petspot-contracts bench --filter shrinking"])
 

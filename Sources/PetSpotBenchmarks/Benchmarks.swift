@@ -46,7 +46,12 @@ public enum Benchmarks {
         /// Create requests per second on loopback with keep-alive, with latency percentiles.
         case mock
         /// `run`'s backend groups against each planted backend defect of the mock: caught K/N.
-        case defects
+        case backendDefects = "backend-defects"
+        /// Planted app defects (the example adapter's `--break`) caught by a default `check --sut`,
+        /// and the time to the first failure.
+        case appDefects = "app-defects"
+        /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
+        case challenge
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -68,7 +73,9 @@ public enum Benchmarks {
                 let payload = schemas.documents[.createRequest]["examples"]?[0] ?? .null
                 validator(contract: contract, payload: payload, seconds: seconds, emit: emit)
             case .mock: try mock(seconds: seconds, emit: emit)
-            case .defects: plantedDefects(emit: emit)
+            case .backendDefects: plantedDefects(emit: emit)
+            case .appDefects: try DefectBenchmark.run(emit: emit)
+            case .challenge: shrinkingChallenge(emit: emit)
             }
         }
     }

@@ -126,6 +126,8 @@ public struct PhoneRule: Sendable {
 public struct EmailRule: Sendable {
     /// Longest valid address, in characters.
     public let maxLength = 254
+    /// Fewest letters of the top-level domain (the `{2,}` of the pattern).
+    public let minTopLevelLetters = 2
     /// The message shown under an invalid email.
     public let errorMessage = "Enter a valid email address"
 
@@ -148,7 +150,7 @@ public struct EmailRule: Sendable {
             }
             // `[A-Za-z0-9.-]+` before the final dot, `[A-Za-z]{2,}` after it.
             let topLevel = domain[(lastDot + 1)...]
-            return lastDot > domain.startIndex && topLevel.count >= 2 && topLevel.allSatisfy(Self.isLetter)
+            return lastDot > domain.startIndex && topLevel.count >= minTopLevelLetters && topLevel.allSatisfy(Self.isLetter)
         }
     }
 

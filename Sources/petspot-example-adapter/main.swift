@@ -1,55 +1,75 @@
-// petspot-example-adapter: the reference model behind the flow adapter protocol (version 1).
+// petspot-example-adapter: an app's report flows behind the flow adapter protocol (version 1).
 //
 // Reads one question per line on standard input, answers one line per question on standard
-// output (flushed), exits 0 when standard input closes. See docs/ADAPTERS.md
-// for the protocol and how an iOS team writes the same program around its own flow code.
+// output (flushed), exits 0 when standard input closes. See docs/ADAPTERS.md for the protocol and
+// how an iOS team writes the same program around its own flow code.
 //
-// `--break MODE` (or PETSPOT_ADAPTER_BREAK=MODE) deliberately breaks the mapping so that the
-// runner's own tests can prove each check catches it:
-//   status-lowercase      status "missing"/"found" instead of MISSING/FOUND
-//   leak-caregiver-phone  Found payloads carry the iOS-only caregiverPhone
-//   drop-email            submitted payloads lose their email
-//   empty-breed           submitted payloads carry "breed": "" when no breed was typed
-//   untrimmed-email       the email is sent as typed, untrimmed
+// The flows are this program's own implementation of report-flows.md (FlowApp.swift), written
+// independently of the reference model's rule code, so that `check --sut` compares two
+// implementations as it does with an app. `--break MODE[,MODE...]` (repeatable, or
+// PETSPOT_ADAPTER_BREAK="MODE MODE") plants defects in it: the app defects of Defects.swift
+// (`--list-defects` prints them: name, field, boundary class, what it does) and these protocol
+// breaks:
 //   crash-on-id N         exit 70 instead of answering question N
 //   slow                  sleep 30 s before every answer
 //   garbage               answer a line that is not JSON
 //   wrong-id              answer with id + 1
-//   shuffle-fields        (not a break) blocked fields listed in reverse order
+//   silent                read every question, never answer
+//   no-flush              answer through a buffered stdout that is never flushed
+//   shuffle-fields        (not a defect) blocked fields listed in reverse order
 import Foundation
 import PetSpotJSON
-import PetSpotModel
 
-enum BreakMode: Equatable {
-    case none, statusLowercase, leakCaregiverPhone, dropEmail, emptyBreed, untrimmedEmail, slow, garbage, wrongId
-    case shuffleFields
-    case crashOnId(Int)
+/// Everything `--break` can switch on.
+struct Breaks {
+    var defects: Set<String> = []
+    var crashOnId: Int?
+    var slow = false
+    var garbage = false
+    var wrongId = false
+    var silent = false
+    var noFlush = false
+    var shuffleFields = false
 
-    static let usage = """
-        usage: petspot-example-adapter [--break MODE]
-        MODE: status-lowercase | leak-caregiver-phone | drop-email | empty-breed | untrimmed-email |
-              crash-on-id N | slow | garbage | wrong-id | shuffle-fields
-        (or set PETSPOT_ADAPTER_BREAK=MODE)
+    static let protocolModes = ["crash-on-id N", "slow", "garbage", "wrong-id", "silent", "no-flush", "shuffle-fields"]
+
+    static var usage: String {
         """
+        usage: petspot-example-adapter [--break MODE[,MODE...]]... [--list-defects]
+        MODE: an app defect (--list-defects prints them) or \(protocolModes.joined(separator: " | "))
+        (or set PETSPOT_ADAPTER_BREAK="MODE MODE ...")
+        """
+    }
 
-    static func parse(_ words: [String]) -> BreakMode? {
-        guard let first = words.first else { return BreakMode.none }
-        switch first {
-        case "status-lowercase": return .statusLowercase
-        case "leak-caregiver-phone": return .leakCaregiverPhone
-        case "drop-email": return .dropEmail
-        case "empty-breed": return .emptyBreed
-        case "untrimmed-email": return .untrimmedEmail
-        case "slow": return .slow
-        case "garbage": return .garbage
-        case "wrong-id": return .wrongId
-        case "shuffle-fields": return .shuffleFields
-        case "crash-on-id":
-            guard words.count > 1, let id = Int(words[1]) else { return nil }
-            return .crashOnId(id)
-        default: return nil
+    /// Parses the words of every `--break` (commas and spaces separate modes).
+    mutating func add(_ words: [String]) throws(UsageError) {
+        var index = 0
+        let known = Set(Defect.all.map(\.name))
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            switch word {
+            case "slow": slow = true
+            case "garbage": garbage = true
+            case "wrong-id": wrongId = true
+            case "silent": silent = true
+            case "no-flush": noFlush = true
+            case "shuffle-fields": shuffleFields = true
+            case "crash-on-id":
+                guard index < words.count, let id = Int(words[index]) else { throw UsageError("crash-on-id needs a question id") }
+                crashOnId = id
+                index += 1
+            default:
+                guard known.contains(word) else { throw UsageError("unknown break mode '\(word)'") }
+                defects.insert(word)
+            }
         }
     }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }
 
 func fail(_ message: String) -> Never {
@@ -57,83 +77,104 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func breakMode() -> BreakMode {
+func parseArguments() -> Breaks {
     var arguments = Array(CommandLine.arguments.dropFirst())
-    var words: [String] = []
-    if let index = arguments.firstIndex(of: "--break") {
-        guard index + 1 < arguments.count else { fail("--break needs a MODE\n\(BreakMode.usage)") }
-        words = Array(arguments[(index + 1)...])
-        arguments.removeSubrange(index...)
-    } else if let variable = ProcessInfo.processInfo.environment["PETSPOT_ADAPTER_BREAK"], !variable.isEmpty {
-        words = variable.split(separator: " ").map(String.init)
-    }
+    var breaks = Breaks()
     if arguments.contains("--help") || arguments.contains("-h") {
-        print(BreakMode.usage)
+        print(Breaks.usage)
         exit(0)
     }
-    if let stray = arguments.first { fail("unexpected argument '\(stray)'\n\(BreakMode.usage)") }
-    guard let mode = BreakMode.parse(words) else { fail("unknown break mode '\(words.joined(separator: " "))'\n\(BreakMode.usage)") }
-    return mode
+    if arguments.contains("--list-defects") {
+        for defect in Defect.all { print("\(defect.name)\t\(defect.field)\t\(defect.boundaryClass)\t\(defect.summary)") }
+        exit(0)
+    }
+    func words(_ text: String) -> [String] { text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }
+    do throws(UsageError) {
+        if let variable = ProcessInfo.processInfo.environment["PETSPOT_ADAPTER_BREAK"], !variable.isEmpty {
+            try breaks.add(words(variable))
+        }
+        while let index = arguments.firstIndex(of: "--break") {
+            guard index + 1 < arguments.count else { throw UsageError("--break needs a MODE") }
+            var taken = words(arguments[index + 1])
+            var end = index + 2
+            if taken.last == "crash-on-id", end < arguments.count {
+                taken.append(arguments[end])
+                end += 1
+            }
+            try breaks.add(taken)
+            arguments.removeSubrange(index..<end)
+        }
+    } catch {
+        fail("\(error.message)\n\(Breaks.usage)")
+    }
+    if let stray = arguments.first { fail("unexpected argument '\(stray)'\n\(Breaks.usage)") }
+    return breaks
 }
 
-/// The answer line for one question, as the reference model (possibly broken on purpose) gives it.
-func answer(to line: String, mode: BreakMode) -> String {
-    let question: JSONValue
-    do {
-        question = try JSONValue.parse(line)
-    } catch {
-        fail("question is not JSON: \(error)")
-    }
-    guard case .object(let object) = question else { fail("question is not a JSON object") }
+/// The question on `line`, or the reason it is not one.
+func decode(_ line: String) -> Question {
+    guard let value = try? JSONValue.parse(line), case .object(let object) = value else { fail("question is not a JSON object") }
     guard object["v"] == .number(JSONNumber(1)) else { fail("unsupported protocol version \(object["v"]?.serialized() ?? "(none)")") }
     guard let id = object["id"]?.numberValue?.intValue else { fail("question has no integer id") }
-    guard let flowName = object["flow"]?.stringValue, let flow = ReportFlowKind(rawValue: flowName) else {
+    guard let flow = object["flow"]?.stringValue, flow == "missing" || flow == "found" else {
         fail("question \(id): flow must be \"missing\" or \"found\"")
     }
-    let context: ReportContext
-    let inputs: ReportInputs
-    do {
-        context = try ReportContext(json: object["context"] ?? .null)
-        inputs = try ReportInputs(json: object["inputs"] ?? .object(JSONObject()))
-    } catch {
-        fail("question \(id): \(error)")
+    guard let zoneName = object["context"]?["timeZone"]?.stringValue, let zone = TimeZone(identifier: zoneName) else {
+        fail("question \(id): context.timeZone is not a known zone")
     }
-    if case .crashOnId(let crashId) = mode, crashId == id { exit(70) }
-    if mode == .slow { Thread.sleep(forTimeInterval: 30) }
-    if mode == .garbage { return "this is not JSON {" }
+    guard let nowText = object["context"]?["now"]?.stringValue, let now = parseInstant(nowText) else {
+        fail("question \(id): context.now is not an ISO-8601 instant")
+    }
+    var inputs = object["inputs"]?.objectValue ?? JSONObject()
+    for key in inputs.keys where inputs[key] == .null { inputs[key] = nil }
+    return Question(id: id, flow: flow, timeZone: zone, now: now, inputs: inputs)
+}
 
-    var members: [JSONObject.Element] = [("v", 1), ("id", .number(JSONNumber(mode == .wrongId ? id + 1 : id)))]
-    switch ReferenceModel.evaluate(flow: flow, inputs: inputs, context: context) {
-    case .submitted(var payload):
-        switch mode {
-        case .statusLowercase:
-            payload["status"] = payload["status"]?.stringValue.map { .string($0.lowercased()) }
-        case .leakCaregiverPhone:
-            if flow == .found, let caregiver = inputs[text: .caregiverPhone] { payload["caregiverPhone"] = .string(caregiver) }
-        case .dropEmail:
-            payload["email"] = nil
-        case .emptyBreed:
-            if payload["breed"] == nil { payload["breed"] = "" }
-        case .untrimmedEmail:
-            if payload["email"] != nil, let typed = inputs[text: .email] { payload["email"] = .string(typed) }
-        default:
-            break
-        }
+nonisolated(unsafe) let wholeSeconds: ISO8601DateFormatter = {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter
+}()
+nonisolated(unsafe) let fractionalSeconds: ISO8601DateFormatter = {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter
+}()
+
+// The formatters are used by the main thread only (the question loop).
+func parseInstant(_ text: String) -> Date? {
+    wholeSeconds.date(from: text) ?? fractionalSeconds.date(from: text)
+}
+
+/// The answer line for one question.
+func answer(to line: String, breaks: Breaks, app: FlowApp) -> String {
+    let question = decode(line)
+    if breaks.crashOnId == question.id { exit(70) }
+    if breaks.slow { Thread.sleep(forTimeInterval: 30) }
+    if breaks.garbage { return "this is not JSON {" }
+    var members: [(String, JSONValue)] = [("v", 1), ("id", .number(JSONNumber(breaks.wrongId ? question.id + 1 : question.id)))]
+    switch app.answer(question) {
+    case .submitted(let payload):
         members.append(("outcome", "submitted"))
         members.append(("payload", .object(payload)))
     case .blocked(let step, let fields):
-        let names = fields.map { JSONValue.string($0.name) }
         members.append(("outcome", "blocked"))
-        members.append(("step", .string(step.name)))
-        members.append(("fields", .array(mode == .shuffleFields ? names.reversed() : names)))
+        members.append(("step", .string(step)))
+        members.append(("fields", .array((breaks.shuffleFields ? fields.reversed() : fields).map { .string($0) })))
     }
     return JSONValue.object(JSONObject(members)).serialized()
 }
 
-let mode = breakMode()
+let breaks = parseArguments()
+let app = FlowApp(defects: breaks.defects)
 while let line = readLine(strippingNewline: true) {
     if line.isEmpty { continue }
-    let reply = answer(to: line, mode: mode)
-    FileHandle.standardOutput.write(Data((reply + "\n").utf8))
+    let reply = answer(to: line, breaks: breaks, app: app)
+    if breaks.silent { continue }
+    if breaks.noFlush {
+        print(reply)
+    } else {
+        FileHandle.standardOutput.write(Data((reply + "\n").utf8))
+    }
 }
 exit(0)

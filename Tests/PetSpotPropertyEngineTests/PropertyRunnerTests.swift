@@ -196,21 +196,46 @@ struct PropertyRunnerTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test("shrink budgets stop shrinking early but still report a failing value")
+    @Test("shrink budgets stop shrinking early, still report a failing value, and say it is not minimal")
     func shrinkBudget() throws {
         var configuration = fixed
         configuration.maxShrinkSteps = 3
         let failure = try #require(check("budget", Gen.int(in: 0...1_000_000), configuration: configuration) { $0 < 10 }.failure)
-        #expect(failure.shrinkAttempts <= 3)
+        #expect(failure.shrinkAttempts == 3)
         #expect(failure.shrunk >= 10)
+        #expect(failure.stopReason == .replayBudget && !failure.isMinimal)
+        #expect(failure.shrinkStatus == "not minimal: shrinking stopped after 3 replays (the replay budget, maxShrinkSteps)")
+        #expect(failure.report.contains(failure.shrinkStatus))
         configuration.shrinks = false
         let unshrunk = try #require(check("off", Gen.int(in: 0...1_000_000), configuration: configuration) { $0 < 10 }.failure)
         #expect(unshrunk.shrunk == unshrunk.original && unshrunk.shrinkAttempts == 0)
+        #expect(unshrunk.stopReason == .disabled && unshrunk.shrinkStatus.hasPrefix("not shrunk"))
+    }
+
+    @Test("a shrink that finds nothing smaller is minimal; the stall and time budgets name themselves")
+    func stopReasons() throws {
+        let minimal = try #require(check("minimal", Gen.int(in: 0...1_000_000), configuration: fixed) { $0 < 10 }.failure)
+        #expect(minimal.stopReason == .minimal && minimal.isMinimal && minimal.shrunk == 10)
+        #expect(minimal.shrinkStatus == "minimal: no shrink pass finds a smaller failing case")
+        #expect(minimal.shrinkPasses.contains { $0.name == "minimizeChoices" && $0.improvements > 0 })
+        #expect(minimal.shrinkPasses.map(\.replays).reduce(0, +) == minimal.shrinkAttempts - 1, "one replay learns the structure")
+        var stalling = fixed
+        stalling.shrinkStallLimit = 2
+        let stalled = try #require(check("stall", Gen.int(in: 0...1_000_000).array(count: 5...5), configuration: stalling) {
+            $0.reduce(0, +) < 10
+        }.failure)
+        #expect(stalled.stopReason == .stallBudget)
+        #expect(stalled.shrinkStatus.contains("(the stall budget, shrinkStallLimit"))
+        var hurried = fixed
+        hurried.shrinkTimeLimit = .zero
+        let late = try #require(check("deadline", Gen.int(in: 0...1_000_000), configuration: hurried) { $0 < 10 }.failure)
+        #expect(late.stopReason == .deadline && late.shrinkAttempts == 0 && late.shrunk == late.original)
+        #expect(late.shrinkStatus.hasPrefix("not minimal: shrinking stopped after 0 replays (the deadline, shrinkTimeLimit"))
     }
 
     @Test("the size parameter grows from 0 to the maximum over a run")
     func sizeGrowth() {
-        final class Sizes: @unchecked Sendable { var seen: [Int] = [] }
+        final class Sizes { var seen: [Int] = [] }
         let sizes = Sizes()
         let gen = Gen<Int>.sized { Gen.constant($0) }
         _ = Property("sizes", gen) { size in

@@ -22,13 +22,16 @@ enum ExampleAdapter {
 }
 
 /// Runs `check` against the example adapter and returns the exit code and the JSON report.
-func checkAdapter(_ extra: String = "", options: [String] = []) async throws -> (status: Int32, report: JSONValue, out: String) {
+///
+/// Flow answers only (`--no-mock`), with shrinking bounded to keep the suite fast; everything else
+/// is the default run (coverage of the whole catalogue decides the case count).
+func checkAdapter(_ extra: String = "", seed: Int = 11, options: [String] = []) async throws -> (status: Int32, report: JSONValue, out: String) {
     let adapter = try #require(ExampleAdapter.path, "petspot-example-adapter not found beside the test bundle")
     let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: reportPath) }
     let result = await runTool([
-        "check", "--sut", extra.isEmpty ? adapter : "\(adapter) \(extra)", "--seed", "11", "--cases", "150", "--no-mock",
-        "--no-progress", "--shrink-seconds", "5", "--report-json", reportPath,
+        "check", "--sut", extra.isEmpty ? adapter : "\(adapter) \(extra)", "--seed", String(seed), "--no-mock",
+        "--no-progress", "--shrink-seconds", "1", "--report-json", reportPath,
     ] + options)
     let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
     return (result.status, report, result.out)
@@ -45,16 +48,66 @@ func failedContracts(_ report: JSONValue) -> Set<String> {
     return names
 }
 
+/// The distinct causes of failure of a JSON report, as (fields, kind).
+func distinctCauses(_ report: JSONValue) -> [(fields: [String], kind: String)] {
+    (report["distinctFailures"]?.arrayValue ?? []).map { cause in
+        ((cause["fields"]?.arrayValue ?? []).compactMap(\.stringValue), cause["kind"]?.stringValue ?? "")
+    }
+}
+
+/// The example adapter's planted defects (`--list-defects`): name and field.
+enum PlantedDefectList {
+    static let all: [(name: String, field: String)] = {
+        guard let path = ExampleAdapter.path else { return [] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--list-defects"]
+        let output = Pipe()
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return [] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let columns = line.split(separator: "\t").map(String.init)
+            return columns.count >= 2 ? (columns[0], columns[1]) : nil
+        }
+    }()
+
+    /// The defects in `count` batches with no field twice, so that one run can plant a whole
+    /// batch: each defect goes to the smallest batch that lacks its field.
+    static func batches(count: Int) -> [[(name: String, field: String)]] {
+        var batches = Array(repeating: [(name: String, field: String)](), count: count)
+        let fieldSizes = Dictionary(grouping: all, by: \.field).mapValues(\.count)
+        for defect in all.sorted(by: { (fieldSizes[$1.field]!, $0.name) < (fieldSizes[$0.field]!, $1.name) }) {
+            let open = batches.indices.filter { index in !batches[index].contains { $0.field == defect.field } }
+            guard let index = open.min(by: { batches[$0].count < batches[$1].count }) else { continue }
+            batches[index].append(defect)
+        }
+        return batches.filter { !$0.isEmpty }
+    }
+}
+
+/// `scripts/python_adapter.py` and a Python 3 to run it.
+enum PythonAdapter {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/python_adapter.py").path
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
 @Suite("adapter driving", .serialized)
 struct AdapterDrivingTests {
-    @Test("the example adapter passes every flow contract")
+    @Test("the example adapter agrees with the reference model on every case and covers every boundary")
     func examplePasses() async throws {
         let result = try await checkAdapter()
         #expect(result.status == 0, "\(result.out)")
         #expect(failedContracts(result.report).isEmpty)
-        // 150 cases × 5 flow contracts, plus one case per kept regression.
-        let regressions = try ContractSchemas.shared().documents.regressions.cases.count
-        #expect(result.report["summary"]?["casesRun"] == .number(JSONNumber(750 + regressions)))
+        let coverage = try #require(result.report["coverage"])
+        #expect(coverage["met"] == true)
+        let entries = coverage["entries"]?.arrayValue ?? []
+        #expect(entries.count > 150)
+        let unhit = entries.filter { ($0["hits"]?.numberValue?.intValue ?? 0) == 0 }.compactMap { $0["detail"]?.stringValue }
+        #expect(unhit.isEmpty, "never reached: \(unhit)")
+        #expect(!result.out.contains("FAIL"))
     }
 
     @Test("listing blocked fields in another order is not a failure (fields compare as sets)")
@@ -63,48 +116,113 @@ struct AdapterDrivingTests {
         #expect(result.status == 0, "\(result.out)")
     }
 
-    @Test("each broken mapping fails with exit 1 and the right contract named", arguments: [
-        ("status-lowercase", FlowAnswerChecks.statusContract),
-        ("leak-caregiver-phone", FlowAnswerChecks.nothingExtraContract),
-        ("empty-breed", FlowAnswerChecks.nothingExtraContract),
-        ("drop-email", FlowAnswerChecks.sameAsReferenceContract),
-        ("untrimmed-email", FlowAnswerChecks.sameAsReferenceContract),
-        ("crash-on-id 5", FlowAnswerChecks.protocolContract),
-        ("garbage", FlowAnswerChecks.protocolContract),
-        ("wrong-id", FlowAnswerChecks.protocolContract),
-    ])
-    func brokenMapping(mode: String, contract: String) async throws {
+    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id"])
+    func brokenProtocol(mode: String) async throws {
         let result = try await checkAdapter("--break \(mode)")
         #expect(result.status == 1)
-        #expect(failedContracts(result.report).contains(contract), "\(mode): \(failedContracts(result.report))")
+        #expect(failedContracts(result.report).contains(FlowAnswerChecks.protocolContract), "\(mode): \(failedContracts(result.report))")
         #expect(result.out.contains("replay: petspot-contracts check --seed 11"))
     }
 
-    @Test("a broken mapping is shrunk to a small input and printed with both answers")
-    func shrinksFailures() async throws {
-        let result = try await checkAdapter("--break status-lowercase")
-        let status = try #require(result.report["groups"]?[0]?["contracts"]?.arrayValue?.first { $0["name"]?.stringValue == FlowAnswerChecks.statusContract })
-        let failure = try #require(status["failures"]?[0])
-        let shrunk = try #require(failure["shrunkInput"]?["inputs"]?.objectValue)
-        // The shrunk case keeps only what a submission needs, with the simplest values.
-        #expect(shrunk["chipNumber"] == nil || shrunk["chipNumber"] == "")
-        #expect(failure["actual"]?.stringValue?.contains("\"status\":\"") == true)
+    @Test("every planted defect is found and named by its field, a batch of defects at a time", arguments: 0..<10)
+    func plantedDefects(batch: Int) async throws {
+        let batches = PlantedDefectList.batches(count: 10)
+        #expect(PlantedDefectList.all.count >= 40)
+        #expect(batches.reduce(0) { $0 + $1.count } == PlantedDefectList.all.count, "a defect fits no batch")
+        guard batch < batches.count else { return }
+        let defects = batches[batch]
+        // Shrinking is not what this test is about: a short shrink budget keeps the batches fast.
+        let result = try await checkAdapter(
+            "--break " + defects.map(\.name).joined(separator: ","), seed: 100 + batch, options: ["--max-failures", "40", "--shrink-seconds", "0.2"])
+        #expect(result.status == 1)
+        let causes = distinctCauses(result.report)
+        for defect in defects {
+            #expect(causes.contains { $0.fields.contains(defect.field) }, "\(defect.name) not named by a cause; causes: \(causes)")
+        }
+        #expect(causes.count >= defects.count)
+    }
+
+    @Test("five defects planted together give five separate shrunk failures, one per field")
+    func fiveDefects() async throws {
+        let planted = ["chip-keeps-16": "chipNumber", "phone-max-12": "phone", "email-tld-1": "email", "age-min-0": "age", "date-local-today": "lastSeenDate"]
+        let result = try await checkAdapter("--break " + planted.keys.sorted().joined(separator: ","), seed: 3)
+        let causes = distinctCauses(result.report)
+        #expect(causes.count == 5, "\(causes)")
+        #expect(Set(causes.flatMap(\.fields)) == Set(planted.values))
+        #expect(causes.allSatisfy { $0.fields.count == 1 })
+        let failures = (result.report["groups"]?[0]?["contracts"]?.arrayValue ?? []).flatMap { $0["failures"]?.arrayValue ?? [] }
+        let shown = failures.filter { $0["cause"] != nil }
+        #expect(shown.count == 5)
+        #expect(shown.allSatisfy { $0["shrunkInput"]?.objectValue != nil && $0["cause"]?["shrunk"] == true })
+        #expect(result.out.contains("5 distinct causes of failure"))
+    }
+
+    @Test("a failure shrinks the fields that play no part to their simplest values")
+    func shrinksUnrelatedFields() async throws {
+        let result = try await checkAdapter("--break chip-keeps-16")
+        let failures = (result.report["groups"]?[0]?["contracts"]?.arrayValue ?? []).flatMap { $0["failures"]?.arrayValue ?? [] }
+        let failure = try #require(failures.first { $0["cause"] != nil })
+        let inputs = try #require(failure["shrunkInput"]?["inputs"]?.objectValue)
+        let chip = try #require(inputs["chipNumber"]?.stringValue)
+        #expect(chip.filter(\.isNumber).count == 16)
+        #expect((inputs["email"]?.stringValue ?? "").count <= 10)
+        #expect((inputs["description"]?.stringValue ?? "").count <= 1)
+        #expect(inputs["caregiverPhone"] == nil || inputs["caregiverPhone"] == "")
         #expect(failure["expected"]?.stringValue?.contains("reference model answers") == true)
         #expect(failure["seed"] == "11")
     }
 
-    @Test("an adapter that hangs times out, is restarted, then given up")
-    func slowAdapter() async throws {
+    @Test("an adapter that never answers gets no PASS line anywhere", arguments: ["silent", "no-flush", "slow"])
+    func neverAnswers(mode: String) async throws {
+        let adapter = try #require(ExampleAdapter.path)
+        let directory = FileManager.default.temporaryDirectory
+        let json = directory.appendingPathComponent("silent-\(UUID().uuidString).json").path
+        let junit = directory.appendingPathComponent("silent-\(UUID().uuidString).xml").path
+        defer {
+            try? FileManager.default.removeItem(atPath: json)
+            try? FileManager.default.removeItem(atPath: junit)
+        }
         let start = ContinuousClock.now
-        let result = try await checkAdapter("--break slow", options: ["--sut-timeout", "0.2"])
+        let result = await runTool([
+            "check", "--sut", "\(adapter) --break \(mode)", "--seed", "4", "--sut-timeout", "0.2", "--no-progress",
+            "--report-json", json, "--junit", junit,
+        ])
         #expect(result.status == 1)
-        // The protocol contract fails; so do the kept flow regressions, which a given-up adapter
-        // answers no more.
-        let failed = failedContracts(result.report)
-        #expect(failed.contains(FlowAnswerChecks.protocolContract))
-        #expect(failed.subtracting([FlowAnswerChecks.protocolContract]).allSatisfy { $0.contains("(kept ") })
-        #expect(result.out.contains("did not answer within 0.200 s"))
+        #expect(!result.out.contains("PASS"), "\(result.out)")
+        #expect(result.out.contains("FAILED"))
+        let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(report["summary"]?["passed"] == 0)
+        let statuses = (report["groups"]?.arrayValue ?? []).flatMap { $0["contracts"]?.arrayValue ?? [] }.compactMap { $0["status"]?.stringValue }
+        #expect(!statuses.isEmpty && !statuses.contains("passed"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        let testcases = xml.components(separatedBy: "<testcase").count - 1
+        let failures = xml.components(separatedBy: "<failure").count - 1
+        #expect(testcases > 0 && testcases == failures, "every JUnit test case fails")
         #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
+    @Test(
+        "the Python adapter (scripts/python_adapter.py) agrees with the reference model and lists the same defects",
+        .enabled(if: PythonAdapter.python != nil, "no python3"))
+    func pythonAdapter() async throws {
+        let python = try #require(PythonAdapter.python)
+        let script = PythonAdapter.script
+        let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        let result = await runTool([
+            "check", "--sut", "\(python) \(script)", "--seed", "12", "--no-mock", "--no-progress", "--report-json", reportPath,
+        ])
+        #expect(result.status == 0, "\(result.out)")
+        let listing = Process()
+        listing.executableURL = URL(fileURLWithPath: python)
+        listing.arguments = [script, "--list-defects"]
+        let output = Pipe()
+        listing.standardOutput = output
+        try listing.run()
+        let names = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        listing.waitUntilExit()
+        #expect(names == PlantedDefectList.all.map(\.name))
     }
 
     @Test("a command that cannot run is a configuration error (exit 2)")

@@ -134,6 +134,13 @@ struct HTMLReportTests {
         #expect(dom.contains("<h4>Shrunk input</h4>"))
         #expect(dom.contains("petspot-contracts check --seed 7 --cases 40"))
         #expect(dom.contains("<mark>found</mark>"), "the changed span of the status line is marked")
+        // The boundary coverage: one row per catalogue entry, and each failure's cause.
+        let report = try run.json()
+        let entries = report["coverage"]?["entries"]?.arrayValue ?? []
+        #expect(!entries.isEmpty)
+        #expect(dom.contains("<section id=\"coverage\">"))
+        #expect(dom.components(separatedBy: "<span class=\"hit-bar ").count - 1 == entries.count)
+        #expect(dom.contains("<dt>cause</dt>"))
         let shots = repositoryRoot.appendingPathComponent(".build/report-screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let html = shots.appendingPathComponent("failing-check.html")

@@ -61,12 +61,16 @@ struct MisbehavingAdapter {
 }
 
 /// Runs `check` in-process against `adapter`; returns the exit code, console output and report.
-func checkMisbehaving(_ adapter: MisbehavingAdapter, _ options: [String] = []) async -> (status: Int32, out: String, json: String) {
+/// Four cases by default: too few to meet the boundary coverage (so never a passing run), enough
+/// to see a misbehaviour; `cases: nil` runs the default count, for adapters that should pass.
+func checkMisbehaving(
+    _ adapter: MisbehavingAdapter, _ options: [String] = [], cases: Int? = 4
+) async -> (status: Int32, out: String, json: String) {
     let reportPath = adapter.directory.appendingPathComponent("report.json").path
     let result = await runTool([
-        "check", "--sut", adapter.command, "--seed", "11", "--cases", "4", "--no-mock", "--no-progress", "--shrink-seconds", "0",
+        "check", "--sut", adapter.command, "--seed", "11", "--no-mock", "--no-progress", "--shrink-seconds", "0",
         "--report-json", reportPath,
-    ] + options)
+    ] + (cases.map { ["--cases", String($0)] } ?? []) + options)
     return (result.status, result.out, (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? "")
 }
 
@@ -79,15 +83,16 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "read question\nkill -s SEGV $$\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
-        let result = await checkMisbehaving(adapter)
+        let result = await checkMisbehaving(adapter, ["--sut-timeout", "60"])
         let elapsed = ContinuousClock.now - start
         #expect(result.status == 1)
         #expect(result.out.contains("the adapter crashed (SIGSEGV) before answering"))
         #expect(!result.out.contains("did not answer within"))
-        // Every start (the first and each restart) crashed at once: with a 5 s timeout each,
-        // reading the crashes as timeouts would take 5 s a start.
+        // Every start (the first and each restart) crashed at once: with a 60 s timeout each,
+        // reading the crashes as timeouts would take 60 s a start (alone this test takes half a
+        // second; the bound leaves room for a loaded machine running the whole suite).
         #expect(adapter.pids.count >= 6)
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed < .seconds(60), "took \(elapsed)")
         #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
     }
 
@@ -112,7 +117,7 @@ struct MisbehavingAdapterTests {
         // The example adapter answers; a background child (holding no pipe) lingers after it exits.
         try ("echo $$ >> '\(adapter.pidFile.path)'\n(sleep 60 </dev/null >/dev/null 2>&1) & echo $! >> '\(adapter.pidFile.path)'\n'\(example)'\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
-        let result = await checkMisbehaving(adapter)
+        let result = await checkMisbehaving(adapter, cases: nil)
         #expect(result.status == 0, "\(result.out)")
         #expect(adapter.pids.count == 2)
         #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
@@ -146,7 +151,7 @@ struct MisbehavingAdapterTests {
             + "head -c 100000 /dev/zero | tr '\\0' b >&2; printf '\\n' >&2\nexec '\(example)'\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         let outcome = try ChildProcess.run(binary, [
-            "check", "--sut", adapter.command, "--cases", "3", "--seed", "1", "--no-mock", "--no-progress",
+            "check", "--sut", adapter.command, "--seed", "1", "--no-mock", "--no-progress",
         ])
         #expect(outcome.status == 0, "\(outcome.out)")
         #expect(!outcome.err.contains("\u{1B}"), "a raw escape code reached standard error")

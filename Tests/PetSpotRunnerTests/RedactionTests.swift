@@ -86,7 +86,7 @@ struct RedactionTests {
         // A new field in one of these types must be added to ContractReport.sanitized(by:).
         let failure = ContractFailure(message: "")
         #expect(Mirror(reflecting: failure).children.compactMap(\.label) == [
-            "message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce",
+            "message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce", "cause",
         ])
         #expect(Mirror(reflecting: ReportedRequest(method: "", path: "")).children.compactMap(\.label) == ["method", "path", "headers", "body"])
         #expect(Mirror(reflecting: Leftover(id: "", microchipNumber: nil, reason: "")).children.compactMap(\.label) == ["id", "microchipNumber", "reason"])
@@ -96,6 +96,7 @@ struct RedactionTests {
         let report = ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: [])
         #expect(Mirror(reflecting: report).children.compactMap(\.label) == [
             "command", "arguments", "target", "seed", "startedAt", "durationSeconds", "groups", "leftovers", "notes", "replay",
+            "coverage",
         ])
         // And each string field is passed through: a secret and an escape code in every one.
         let secret = "p4ssw0rd-secret"
@@ -104,7 +105,10 @@ struct RedactionTests {
         recorder.fail(group: dirty, contract: dirty, ContractFailure(
             message: dirty, caseId: dirty, request: ReportedRequest(method: dirty, path: dirty, headers: [ReportedHeader(name: dirty, value: dirty)], body: dirty),
             expected: dirty, actual: dirty, shrunkInput: .string(dirty), originalInput: .object(JSONObject([(dirty, .string(dirty))])), seed: 1, replay: dirty,
-            reproduce: dirty))
+            reproduce: dirty, cause: ContractFailure.Cause(fields: [dirty], kind: dirty, cases: 1, shrunk: true)))
+        recorder.setCoverage(BoundaryCoverage(cases: 1, rows: [
+            BoundaryCoverage.Row(field: dirty, rule: dirty, boundaryClass: dirty, detail: dirty, hits: 0, requiredPercent: 1, met: false),
+        ], verdict: dirty))
         recorder.skip(group: dirty, contract: dirty, reason: dirty)
         recorder.leave(Leftover(id: dirty, microchipNumber: dirty, reason: dirty))
         recorder.note(dirty)

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
@@ -32,8 +33,7 @@ import PetSpotFlowGenerators
 /// After ``maxRestarts`` restarts the adapter is considered broken: every further question
 /// fails at once with ``AdapterProtocolError/gaveUp(restarts:)``, which keeps a hanging
 /// adapter from stretching a run to cases × timeout.
-public final class AdapterOracle: FlowOracle, @unchecked Sendable {
-    // Unchecked: every mutable member is guarded by `lock`; questions are asked one at a time.
+public final class AdapterOracle: FlowOracle, Sendable {
     /// Restarts allowed before the adapter is given up.
     public static let maxRestarts = 3
 
@@ -41,14 +41,19 @@ public final class AdapterOracle: FlowOracle, @unchecked Sendable {
     public let command: String
     /// Seconds to wait for each answer.
     public let timeout: Double
-    private let lock = NSLock()
-    private var process: AdapterProcess?
-    private var nextId = 1
-    private var cache: [FlowCase: FlowExchange] = [:]
-    private(set) var restarts = 0
-    private var starts = 0
-    private var answered = 0
-    private var firstFailure: AdapterProtocolError?
+
+    /// Everything that changes, behind one lock; questions are asked one at a time.
+    private struct State {
+        var process: AdapterProcess?
+        var nextId = 1
+        var cache: [FlowCase: FlowExchange] = [:]
+        var restarts = 0
+        var starts = 0
+        var answered = 0
+        var firstFailure: AdapterProtocolError?
+    }
+
+    private let state = Locked(State())
 
     /// An oracle for `command` with a per-answer `timeout` in seconds.
     public init(command: String, timeout: Double) {
@@ -60,78 +65,83 @@ public final class AdapterOracle: FlowOracle, @unchecked Sendable {
     public var name: String { "adapter: \(command)" }
 
     /// Questions sent so far.
-    public var questionsAsked: Int { lock.withLock { nextId - 1 } }
+    public var questionsAsked: Int { state.withLock { $0.nextId - 1 } }
+
+    /// Questions answered properly so far.
+    public var answeredCount: Int { state.withLock { $0.answered } }
 
     /// Times the adapter was restarted after a failure.
-    public var restartCount: Int { lock.withLock { restarts } }
+    public var restartCount: Int { state.withLock { $0.restarts } }
 
     /// The adapter's answer to `flowCase` (cached per case).
     public func answer(_ flowCase: FlowCase) -> FlowExchange {
-        lock.withLock {
-            if let known = cache[flowCase] { return known }
-            let id = nextId
-            nextId += 1
+        state.withLock { state in
+            if let known = state.cache[flowCase] { return known }
+            let id = state.nextId
+            state.nextId += 1
             let question = flowCase.question(id: id).serialized()
-            let exchange = ask(question, id: id)
-            cache[flowCase] = exchange
+            let exchange = ask(question, id: id, state: &state)
+            state.cache[flowCase] = exchange
             return exchange
         }
     }
 
-    private func ask(_ question: String, id: Int) -> FlowExchange {
-        if restarts > Self.maxRestarts {
+    private func ask(_ question: String, id: Int, state: inout State) -> FlowExchange {
+        if state.restarts > Self.maxRestarts {
             return FlowExchange(question: question, id: id, result: .failure(.gaveUp(restarts: Self.maxRestarts)), answerLine: nil)
         }
         do {
-            let running = try startedProcess()
+            let running = try startedProcess(&state)
             let line = try running.ask(question, timeout: timeout)
             do {
                 let answer = try AdapterAnswer(line: line, expectedId: id)
-                answered += 1
+                state.answered += 1
                 return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
             } catch {
-                discardProcess()
-                if firstFailure == nil { firstFailure = error }
+                discardProcess(&state)
+                if state.firstFailure == nil { state.firstFailure = error }
                 return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
             }
         } catch {
-            if firstFailure == nil { firstFailure = error }
-            discardProcess()
+            if state.firstFailure == nil { state.firstFailure = error }
+            discardProcess(&state)
             return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
         }
     }
 
-    private func startedProcess() throws(AdapterProtocolError) -> AdapterProcess {
-        if let process { return process }
-        if starts > 0 { restarts += 1 }
-        if restarts > Self.maxRestarts { throw .gaveUp(restarts: Self.maxRestarts) }
-        starts += 1
+    private func startedProcess(_ state: inout State) throws(AdapterProtocolError) -> AdapterProcess {
+        if let process = state.process { return process }
+        if state.starts > 0 { state.restarts += 1 }
+        if state.restarts > Self.maxRestarts { throw .gaveUp(restarts: Self.maxRestarts) }
+        state.starts += 1
         let started = try AdapterProcess(command: command)
-        process = started
+        state.process = started
         return started
     }
 
     /// When no question was ever answered and the first attempt ended with exit status 126 or
     /// 127 (the shell could not find or run the command): that status.
     public var commandNotRunnable: Int32? {
-        lock.withLock {
-            guard answered == 0, case .exited(let status)? = firstFailure, let status, status == 126 || status == 127 else { return nil }
+        state.withLock { state in
+            guard state.answered == 0, case .exited(let status)? = state.firstFailure, let status, status == 126 || status == 127 else {
+                return nil
+            }
             return status
         }
     }
 
-    private func discardProcess() {
-        process?.stop(graceSeconds: 0.05)
-        process = nil
+    private func discardProcess(_ state: inout State) {
+        state.process?.stop(graceSeconds: 0.05)
+        state.process = nil
     }
 
     /// Closes the adapter's input and waits for it to exit; returns its exit status, if known.
     @discardableResult
     public func finish() -> Int32? {
-        lock.withLock {
-            guard let process else { return nil }
+        state.withLock { state in
+            guard let process = state.process else { return nil }
             process.stop()
-            self.process = nil
+            state.process = nil
             return process.terminationStatus
         }
     }

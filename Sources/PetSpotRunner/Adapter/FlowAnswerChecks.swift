@@ -174,8 +174,218 @@ public enum FlowAnswerChecks {
         for key in right.keys where left[key] == nil { differences.append("\"\(key)\" missing (expected \(right[key]?.serialized() ?? ""))") }
         for key in left.keys where right[key] == nil { differences.append("\"\(key)\" not expected (got \(left[key]?.serialized() ?? ""))") }
         for key in left.keys {
-            if let a = left[key], let b = right[key], a != b { differences.append("\"\(key)\" is \(a.serialized()), expected \(b.serialized())") }
+            guard let a = left[key], let b = right[key], a != b else { continue }
+            if let x = a.stringValue, let y = b.stringValue, x.count > 24 || y.count > 24 || x.unicodeScalars.count != x.count || y.unicodeScalars.count != y.count {
+                differences.append("\"\(key)\" \(VisibleText.firstDifference(x, y))")
+            } else {
+                differences.append("\"\(key)\" is \(VisibleText.escaped(a.serialized())), expected \(VisibleText.escaped(b.serialized()))")
+            }
         }
         return differences.joined(separator: "; ")
+    }
+}
+
+/// What makes a failing case fail: the contract, the fields that differ and the kind of
+/// difference. Cases with the same cause are one defect: `check` shrinks and prints each cause
+/// once, the way Hypothesis reports several distinct bugs of one run.
+package struct FailureCause: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The contract that fails.
+    package let contract: String
+    /// The fields involved (protocol names; payload keys map to their field), sorted.
+    package let fields: [String]
+    /// The kind of difference, e.g. `accepts a value the rules refuse`.
+    package let kind: String
+
+    /// A cause of `contract`.
+    package init(contract: String, fields: [String], kind: String) {
+        self.contract = contract
+        self.fields = fields.sorted()
+        self.kind = kind
+    }
+
+    /// `fields: kind` (`(no field): kind` when none is involved).
+    package var description: String {
+        (fields.isEmpty ? "(no field)" : fields.joined(separator: ", ")) + ": " + kind
+    }
+
+    package static func < (lhs: FailureCause, rhs: FailureCause) -> Bool {
+        (lhs.contract, lhs.fields.joined(separator: ","), lhs.kind) < (rhs.contract, rhs.fields.joined(separator: ","), rhs.kind)
+    }
+}
+
+extension FlowAnswerChecks {
+    /// Kinds of difference, as causes name them.
+    package enum Kind {
+        /// The adapter refuses a value the reference model accepts.
+        package static let refused = "refuses a value the rules accept"
+        /// The adapter accepts a value the reference model refuses.
+        package static let accepted = "accepts a value the rules refuse"
+        /// A payload member with another value.
+        package static let valueDiffers = "sends another value"
+        /// A payload member the reference model sends and the adapter does not.
+        package static let leftOut = "leaves out a value the rules send"
+        /// A payload member the adapter sends and the reference model does not.
+        package static let sentExtra = "sends a value the rules leave out"
+    }
+
+    /// Every cause of failure of one answered case, each with the sentence that explains it;
+    /// empty when the case passes every contract. `reference` is `nil` when the answers are the
+    /// reference model's own (no comparison with itself).
+    package static func causes(
+        _ exchange: FlowExchange, flowCase: FlowCase, validators: [PayloadValidator], reference: AdapterAnswer?
+    ) -> [(cause: FailureCause, message: String)] {
+        var found: [(FailureCause, String)] = []
+        if case .failure(let error) = exchange.result {
+            guard reference != nil else { return [] }
+            return [(FailureCause(contract: protocolContract, fields: [], kind: error.kind), error.description)]
+        }
+        if case .success(.submitted(let payload)) = exchange.result {
+            var schemaMessages: [String] = []
+            var schemaKeys: Set<String> = []
+            for validator in validators {
+                let violations = validator.violations(payload)
+                guard !violations.isEmpty else { continue }
+                schemaMessages.append("payload does not match \(validator.name): " + violations.prefix(5).joined(separator: "; "))
+                schemaKeys.formUnion(violations.compactMap(violationKey))
+            }
+            if !schemaMessages.isEmpty {
+                let message = schemaMessages.joined(separator: "; ")
+                for key in (schemaKeys.isEmpty ? [""] : schemaKeys.sorted()) {
+                    found.append((FailureCause(contract: schemaContract, fields: key.isEmpty ? [] : [fieldName(key)], kind: "does not match the captured schemas"), message))
+                }
+            }
+            if let message = statusFailure(exchange, flow: flowCase.flow) {
+                found.append((FailureCause(contract: statusContract, fields: ["status"], kind: "wrong status"), message))
+            }
+            if let object = payload.objectValue, let message = nothingExtraFailure(exchange) {
+                let allowed = Set(FieldTable.payloadKeys)
+                for member in object.members {
+                    var kinds: [String] = []
+                    if iOSOnlyKeys.contains(member.key) { kinds.append("iOS-only field sent") } else if !allowed.contains(member.key) { kinds.append("unknown key sent") }
+                    switch member.value {
+                    case .null: kinds.append("null sent")
+                    case .string(let text) where Trimming.trim(text).isEmpty: kinds.append(text.isEmpty ? "empty string sent" : "blank string sent")
+                    default: break
+                    }
+                    for kind in kinds { found.append((FailureCause(contract: nothingExtraContract, fields: [fieldName(member.key)], kind: kind), message)) }
+                }
+            }
+        }
+        if let reference, let message = referenceMismatch(exchange, reference: reference), case .success(let answer) = exchange.result {
+            for (fields, kind) in referenceDifferences(answer, reference, flow: flowCase.flow) {
+                found.append((FailureCause(contract: sameAsReferenceContract, fields: fields, kind: kind), message))
+            }
+        }
+        return found
+    }
+
+    /// The field a payload key carries (`microchipNumber` is `chipNumber`), else the key.
+    package static func fieldName(_ key: String) -> String {
+        FieldTable.specs.first { $0.payloadKey == key }?.field.name ?? key
+    }
+
+    /// The payload key a schema violation points at (`/phone: ...`), or a key it quotes.
+    static func violationKey(_ violation: String) -> String? {
+        if violation.hasPrefix("/") {
+            let key = violation.dropFirst().prefix { $0 != "/" && $0 != ":" }
+            if !key.isEmpty { return String(key) }
+        }
+        if let range = violation.range(of: "property \"") {
+            let key = violation[range.upperBound...].prefix { $0 != "\"" }
+            if !key.isEmpty { return String(key) }
+        }
+        return FieldTable.payloadKeys.first { violation.contains("\"\($0)\"") || violation.hasPrefix("\($0) ") || violation.hasPrefix("\($0):") }
+    }
+
+    /// The per-field differences between an answer and the reference model's, as (fields, kind).
+    static func referenceDifferences(_ answer: AdapterAnswer, _ reference: AdapterAnswer, flow: ReportFlowKind) -> [([String], String)] {
+        func position(_ step: String) -> Int? { flow.steps.firstIndex { $0.name == step } }
+        switch (answer, reference) {
+        case (.submitted(let actual), .submitted(let expected)):
+            guard let left = actual.objectValue, let right = expected.objectValue else { return [([], Kind.valueDiffers)] }
+            var differences: [([String], String)] = []
+            for key in right.keys where left[key] == nil { differences.append(([fieldName(key)], Kind.leftOut)) }
+            for key in left.keys {
+                guard let value = left[key] else { continue }
+                if let wanted = right[key] {
+                    if value != wanted { differences.append(([fieldName(key)], Kind.valueDiffers)) }
+                } else {
+                    differences.append(([fieldName(key)], Kind.sentExtra))
+                }
+            }
+            return differences
+        case (.blocked(let step, let fields), .blocked(let expectedStep, let expectedFields)):
+            guard let mine = position(step) else { return [([], "blocks at an unknown step \"\(step)\"")] }
+            let theirs = position(expectedStep) ?? mine
+            if mine < theirs { return fields.map { ([$0], Kind.refused) } }
+            if theirs < mine { return expectedFields.map { ([$0], Kind.accepted) } }
+            var differences = Set(fields).subtracting(expectedFields).sorted().map { ([$0], Kind.refused) }
+            differences += Set(expectedFields).subtracting(fields).sorted().map { ([$0], Kind.accepted) }
+            if differences.isEmpty && fields.count != Set(fields).count { differences.append((fields, "lists a field twice")) }
+            return differences
+        case (.submitted, .blocked(_, let expectedFields)):
+            return expectedFields.map { ([$0], Kind.accepted) }
+        case (.blocked(_, let fields), .submitted):
+            return fields.map { ([$0], Kind.refused) }
+        }
+    }
+}
+
+extension AdapterProtocolError {
+    /// The kind of protocol failure, as causes name it.
+    package var kind: String {
+        switch self {
+        case .cannotStart: "could not be started"
+        case .exited: "exited before answering"
+        case .crashed: "crashed before answering"
+        case .timedOut: "did not answer in time"
+        case .malformedAnswer: "answered a malformed line"
+        case .wrongId: "answered another question's id"
+        case .gaveUp: "was given up after restarts"
+        }
+    }
+}
+
+/// Text as a person can read it in a report: invisible characters, spaces other than the ASCII
+/// space, combining marks and joiners are written as `\u{XXXX}`.
+package enum VisibleText {
+    /// `text` with every scalar that does not show for itself escaped.
+    package static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark,
+            .spacingMark, .unassigned, .privateUse, .surrogate:
+            return true
+        default:
+            return scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+        }
+    }
+
+    /// Where two texts first differ, in Swift `Character`s, with their lengths and a few
+    /// characters of context, e.g. `differ at character 501 of 501 vs 500: "…xyz" vs "…xy"`.
+    package static func firstDifference(_ actual: String, _ expected: String) -> String {
+        let left = Array(actual), right = Array(expected)
+        var index = 0
+        while index < left.count && index < right.count && left[index] == right[index] { index += 1 }
+        func excerpt(_ characters: [Character]) -> String {
+            let start = max(0, index - 8), end = min(characters.count, index + 8)
+            return (start > 0 ? "…" : "") + escaped(String(characters[start..<end])) + (end < characters.count ? "…" : "")
+        }
+        return "first differ at character \(index + 1) (lengths \(left.count) vs \(right.count) characters): \"\(excerpt(left))\" vs \"\(excerpt(right))\""
     }
 }

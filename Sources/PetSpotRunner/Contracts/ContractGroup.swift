@@ -106,20 +106,30 @@ package final class ContractSession: Sendable {
 package struct FlowTarget: Sendable {
     /// Who answers the cases.
     package let oracle: any FlowOracle
-    /// The generator of cases.
-    package let generator: Gen<FlowCase>
+    /// Makes the generator of cases; every run that must see the same cases from the same seed
+    /// takes a new one (the boundary generator keeps its cycle through the catalogue).
+    package let makeGenerator: @Sendable () -> Gen<FlowCase>
     /// Seconds the shrinker may spend on one failure.
     package let shrinkSeconds: Double
     /// Whether the run also has the in-process strict mock (regressions that send a create
     /// request need it).
     package let usesMock: Bool
+    /// Seconds the flow cases may take before the run stops (coverage decides the count).
+    package let budgetSeconds: Double
+    /// Distinct causes of failure shrunk and shown at most.
+    package let maxFailures: Int
 
     /// A flow target.
-    package init(oracle: any FlowOracle, generator: Gen<FlowCase>, shrinkSeconds: Double, usesMock: Bool) {
+    package init(
+        oracle: any FlowOracle, makeGenerator: @escaping @Sendable () -> Gen<FlowCase>, shrinkSeconds: Double, usesMock: Bool,
+        budgetSeconds: Double = 60, maxFailures: Int = 10
+    ) {
         self.oracle = oracle
-        self.generator = generator
+        self.makeGenerator = makeGenerator
         self.shrinkSeconds = shrinkSeconds
         self.usesMock = usesMock
+        self.budgetSeconds = budgetSeconds
+        self.maxFailures = maxFailures
     }
 
     /// Whether the oracle is an adapter program (not the reference model).

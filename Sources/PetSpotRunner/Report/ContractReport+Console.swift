@@ -25,6 +25,7 @@ extension ContractReport {
                 lines.append("  \(mark)  " + contract.name.padding(toLength: width, withPad: " ", startingAt: 0) + detail)
             }
         }
+        if let coverage { lines.append(""); lines.append(contentsOf: Self.coverageLines(coverage)) }
         let totals = summary
         lines.append("")
         for note in notes { lines.append("note: \(note)") }
@@ -35,6 +36,15 @@ extension ContractReport {
             "\(totals.failed == 0 ? "OK" : "FAILED"): \(totals.contracts) contracts, \(totals.passed) passed, "
                 + "\(totals.failed) failed, \(totals.skipped) skipped; \(totals.casesRun) cases, "
                 + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s")
+        let distinct = distinctFailures
+        if !distinct.isEmpty {
+            lines.append("")
+            lines.append("\(distinct.count) distinct cause\(distinct.count == 1 ? "" : "s") of failure (each shown once below, shrunk):")
+            for (index, entry) in distinct.enumerated() {
+                guard let cause = entry.failure.cause else { continue }
+                lines.append("  \(index + 1). [\(entry.contract)] \(cause.summary) (\(cause.cases) case\(cause.cases == 1 ? "" : "s"))")
+            }
+        }
         var number = 0
         for group in groups {
             for contract in group.contracts {
@@ -52,22 +62,51 @@ extension ContractReport {
     }
 
     static func failureLines(number: Int, group: String, contract: String, _ failure: ContractFailure) -> [String] {
-        var lines = ["FAILURE \(number): [\(group)] \(contract)", "  \(failure.message)"]
+        let visible = VisibleText.escaped
+        var lines = ["FAILURE \(number): [\(group)] \(contract)", "  \(visible(failure.message))"]
         if let caseId = failure.caseId { lines.append("  case: \(caseId)") }
         if let request = failure.request {
             lines.append("  request: \(request.method) \(request.path)")
             for header in request.headers { lines.append("    \(header.name): \(header.value)") }
-            if !request.body.isEmpty { lines.append("    \(request.body)") }
+            if !request.body.isEmpty { lines.append("    \(visible(request.body))") }
         }
-        if let expected = failure.expected { lines.append("  expected: \(expected)") }
-        if let actual = failure.actual { lines.append("  actual:   \(actual)") }
-        if let shrunk = failure.shrunkInput { lines.append("  shrunk input:   \(shrunk.serialized())") }
+        if let expected = failure.expected { lines.append("  expected: \(visible(expected))") }
+        if let actual = failure.actual { lines.append("  actual:   \(visible(actual))") }
+        if let shrunk = failure.shrunkInput { lines.append("  shrunk input:   \(visible(shrunk.serialized()))") }
         if let original = failure.originalInput {
-            lines.append((failure.shrunkInput == nil ? "  input: " : "  original input: ") + original.serialized())
+            lines.append((failure.shrunkInput == nil ? "  input: " : "  original input: ") + visible(original.serialized()))
         }
         if let seed = failure.seed { lines.append("  seed: \(seed)") }
         if let replay = failure.replay { lines.append("  replay: \(replay)") }
         if let reproduce = failure.reproduce { lines.append("  reproduce: \(reproduce)") }
+        return lines
+    }
+
+    /// The coverage table, compact: one line per rule with the hits of each boundary class, and
+    /// every entry that missed its requirement in full.
+    static func coverageLines(_ coverage: BoundaryCoverage) -> [String] {
+        let met = coverage.rows.filter(\.met).count
+        var lines = ["boundary coverage: \(met) of \(coverage.rows.count) catalogue entries met (\(coverage.verdict))"]
+        var rules: [(field: String, rule: String)] = []
+        for row in coverage.rows where !rules.contains(where: { $0.field == row.field && $0.rule == row.rule }) {
+            rules.append((row.field, row.rule))
+        }
+        let width = (rules.map(\.field.count).max() ?? 0) + 2
+        for (field, rule) in rules {
+            var classes: [(name: String, hits: Int)] = []
+            for row in coverage.rows where row.field == field && row.rule == rule {
+                if let index = classes.firstIndex(where: { $0.name == row.boundaryClass }) {
+                    classes[index].hits += row.hits
+                } else {
+                    classes.append((row.boundaryClass, row.hits))
+                }
+            }
+            lines.append("  " + field.padding(toLength: width, withPad: " ", startingAt: 0) + rule + ": "
+                + classes.map { "\($0.name) \($0.hits)" }.joined(separator: ", "))
+        }
+        for row in coverage.rows where !row.met {
+            lines.append("  NOT MET  \(row.field): \(row.detail) (\(row.boundaryClass)): \(row.hits) hits")
+        }
         return lines
     }
 

@@ -10,13 +10,19 @@ extension ContractReport {
     ///  "summary": {"contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"},
     ///  "groups": [{"name", "durationSeconds", "contracts": [{"name", "status", "casesRun",
     ///     "casesFailed", "durationSeconds", "skipReason", "failures": [...]}]}],
-    ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...]}
+    ///  "leftovers": [{"id", "microchipNumber", "reason"}], "notes": [...],
+    ///  "distinctFailures": [{"group", "contract", "fields", "kind", "cases", "shrunk"}],
+    ///  "coverage": {"cases", "met", "verdict", "entries": [{"field", "rule", "class", "detail",
+    ///     "hits", "requiredPercent", "met"}]}}
     /// ```
+    /// `distinctFailures` and `coverage` are present when flow cases were checked, and a
+    /// failure's `cause` (`{"fields", "kind", "cases", "shrunk"}`) on failures of generated flow
+    /// cases.
     /// The seed is a string (a 64-bit number does not fit every JSON reader's numbers).
     /// `docs/report.schema.json` is the format's JSON Schema.
     public var json: JSONValue {
         let totals = summary
-        let members: [JSONObject.Element] = [
+        var members: [JSONObject.Element] = [
             ("reportVersion", .number(JSONNumber(Self.reportVersion))),
             ("tool", .string(Self.tool)),
             ("toolVersion", .string(Self.toolVersion)),
@@ -45,6 +51,20 @@ extension ContractReport {
             })),
             ("notes", .array(notes.map { .string($0) })),
         ]
+        // Present when flow cases were checked.
+        if let coverage {
+            members.append(("distinctFailures", .array(distinctFailures.map { entry in
+                .object(JSONObject([
+                    ("group", .string(entry.group)),
+                    ("contract", .string(entry.contract)),
+                    ("fields", .array((entry.failure.cause?.fields ?? []).map { .string($0) })),
+                    ("kind", .string(entry.failure.cause?.kind ?? "")),
+                    ("cases", .number(JSONNumber(entry.failure.cause?.cases ?? 0))),
+                    ("shrunk", .bool(entry.failure.cause?.shrunk ?? false)),
+                ]))
+            })))
+            members.append(("coverage", Self.coverageJSON(coverage)))
+        }
         return .object(JSONObject(members))
     }
 
@@ -61,6 +81,25 @@ extension ContractReport {
                     ("durationSeconds", number(contract.durationSeconds)),
                     ("skipReason", contract.skipReason.map { .string($0) } ?? .null),
                     ("failures", .array(contract.failures.map(failureJSON))),
+                ]))
+            })),
+        ]))
+    }
+
+    private static func coverageJSON(_ coverage: BoundaryCoverage) -> JSONValue {
+        .object(JSONObject([
+            ("cases", .number(JSONNumber(coverage.cases))),
+            ("met", .bool(coverage.isMet)),
+            ("verdict", .string(coverage.verdict)),
+            ("entries", .array(coverage.rows.map { row in
+                .object(JSONObject([
+                    ("field", .string(row.field)),
+                    ("rule", .string(row.rule)),
+                    ("class", .string(row.boundaryClass)),
+                    ("detail", .string(row.detail)),
+                    ("hits", .number(JSONNumber(row.hits))),
+                    ("requiredPercent", number(row.requiredPercent)),
+                    ("met", .bool(row.met)),
                 ]))
             })),
         ]))
@@ -87,7 +126,14 @@ extension ContractReport {
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
             ("reproduce", text(failure.reproduce)),
-        ]))
+        ] + (failure.cause.map { cause in
+            [("cause", .object(JSONObject([
+                ("fields", .array(cause.fields.map { .string($0) })),
+                ("kind", .string(cause.kind)),
+                ("cases", .number(JSONNumber(cause.cases))),
+                ("shrunk", .bool(cause.shrunk)),
+            ])))]
+        } ?? [])))
     }
 
     /// A JUnit XML document: one `<testsuite>` per group (its `<properties>`: seed, replay,

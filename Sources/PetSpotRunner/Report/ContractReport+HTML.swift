@@ -31,6 +31,7 @@ extension ContractReport {
         renderHeader(into: &page, verdict: verdict)
         renderSummary(into: &page)
         renderGroups(into: &page)
+        renderCoverage(into: &page)
         renderFailures(into: &page)
         renderNotes(into: &page)
         page.raw("<footer>Written by \(Self.tool) \(Self.toolVersion), report format \(Self.reportVersion).</footer>\n")
@@ -132,6 +133,36 @@ extension ContractReport {
         page.raw("</section>\n")
     }
 
+    /// The boundary catalogue's coverage: one row per entry with its hits as a bar (scaled to
+    /// the most hits), entries not met first; drawn without script.
+    private func renderCoverage(into page: inout HTMLPage) {
+        guard let coverage else { return }
+        let met = coverage.rows.filter(\.met).count
+        let most = max(1, coverage.rows.map(\.hits).max() ?? 1)
+        page.raw("<section id=\"coverage\">\n<h2>Boundary coverage</h2>\n<p class=\"coverage-verdict\" data-met=\"\(coverage.isMet)\">")
+        page.text("\(met) of \(coverage.rows.count) catalogue entries reached their rule often enough: \(coverage.verdict).")
+        page.raw("</p>\n<details class=\"group\" data-status=\"\(coverage.isMet ? "passed" : "failed")\"\(coverage.isMet ? "" : " open")>\n")
+        page.raw("<summary><strong>Catalogue entries</strong> <span class=\"counts\">")
+        page.text("\(coverage.cases) cases; each entry must reach its rule in \(Self.plainNumber(((coverage.rows.first?.requiredPercent ?? 0) * 1000).rounded() / 1000))% of them")
+        page.raw("</span></summary>\n<table class=\"coverage\">\n<thead><tr><th>status</th><th>field</th><th>rule</th><th>class</th><th>value</th>")
+        page.raw("<th class=\"number\">hits</th><th><span class=\"why\">hits, to scale</span></th></tr></thead>\n<tbody>\n")
+        for row in coverage.rows.filter({ !$0.met }) + coverage.rows.filter(\.met) {
+            let status = row.met ? "passed" : "failed"
+            page.raw("<tr class=\"\(status)\"><td><span class=\"badge \(status)\">\(row.met ? "MET" : "NOT MET")</span></td><td>")
+            page.text(row.field)
+            page.raw("</td><td>")
+            page.text(row.rule)
+            page.raw("</td><td>")
+            page.text(row.boundaryClass)
+            page.raw("</td><td>")
+            page.text(row.detail)
+            page.raw("</td><td class=\"number\">\(row.hits)</td>")
+            let width = (Double(row.hits) * 100 / Double(most) * 10).rounded() / 10
+            page.raw("<td class=\"hits\"><span class=\"hit-bar \(status)\" style=\"width: \(Self.plainNumber(width))%\"></span></td></tr>\n")
+        }
+        page.raw("</tbody>\n</table>\n</details>\n</section>\n")
+    }
+
     private func renderFailures(into page: inout HTMLPage) {
         let entries = failureEntries
         guard !entries.isEmpty else { return }
@@ -146,6 +177,9 @@ extension ContractReport {
             page.raw("</h3>\n<p class=\"message\">")
             page.text(failure.message)
             page.raw("</p>\n<dl class=\"meta\">\n")
+            if let cause = failure.cause {
+                page.fact("cause", cause.summary + " (\(cause.cases) failing case\(cause.cases == 1 ? "" : "s")\(cause.shrunk ? "; the case shown is shrunk" : ""))")
+            }
             if let caseId = failure.caseId { page.fact("case", caseId) }
             if let seed = failure.seed { page.fact("seed", String(seed)) }
             page.raw("</dl>\n")
@@ -399,6 +433,8 @@ extension ContractReport {
         .legend { margin-bottom: 4px; } .legend span { padding: 1px 8px; border-radius: 4px; font-size: 12px; }
         .ctl { font-size: 10px; border: 1px solid var(--skipped); border-radius: 3px; padding: 0 2px; color: var(--muted); background: var(--paper); }
         details summary { cursor: pointer; color: var(--muted); margin: 10px 0 4px; }
+        table.coverage td.hits { width: 22%; } .hit-bar { display: block; height: 10px; border-radius: 3px; min-width: 2px; }
+        .hit-bar.passed { background: var(--passed); } .hit-bar.failed { background: var(--failed); }
         footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 
         """

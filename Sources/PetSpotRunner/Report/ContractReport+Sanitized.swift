@@ -56,6 +56,12 @@ extension ContractReport {
                     failure.replay = optional(failure.replay)
                     // Never cut: a shortened command would send another request.
                     failure.reproduce = failure.reproduce.map { DisplayText.sanitized(redactor.scrub($0), maxBytes: .max) }
+                    failure.cause = failure.cause.map { cause in
+                        var cause = cause
+                        cause.fields = cause.fields.map(text)
+                        cause.kind = text(cause.kind)
+                        return cause
+                    }
                     return failure
                 }
                 return contract
@@ -66,6 +72,19 @@ extension ContractReport {
             Leftover(id: text(leftover.id), microchipNumber: optional(leftover.microchipNumber), reason: text(leftover.reason))
         }
         report.notes = notes.map(text)
+        report.coverage = coverage.map { coverage in
+            var coverage = coverage
+            coverage.verdict = text(coverage.verdict)
+            coverage.rows = coverage.rows.map { row in
+                var row = row
+                row.field = text(row.field)
+                row.rule = text(row.rule)
+                row.boundaryClass = text(row.boundaryClass)
+                row.detail = text(row.detail)
+                return row
+            }
+            return coverage
+        }
         return report
     }
 

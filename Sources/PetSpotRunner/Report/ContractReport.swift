@@ -44,11 +44,13 @@ public struct ContractReport: Sendable {
     public var notes: [String]
     /// The command line that replays the run, when the run knows it.
     public var replay: String?
+    /// The boundary coverage of the flow cases, when flows were checked.
+    public var coverage: BoundaryCoverage?
 
     /// Creates a report.
     public init(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date, durationSeconds: Double,
-        groups: [GroupOutcome], leftovers: [Leftover] = [], notes: [String] = []
+        groups: [GroupOutcome], leftovers: [Leftover] = [], notes: [String] = [], coverage: BoundaryCoverage? = nil
     ) {
         self.command = command
         self.arguments = arguments
@@ -59,6 +61,16 @@ public struct ContractReport: Sendable {
         self.groups = groups
         self.leftovers = leftovers
         self.notes = notes
+        self.coverage = coverage
+    }
+
+    /// The distinct causes of failure found, over every contract, in report order.
+    public var distinctFailures: [(group: String, contract: String, failure: ContractFailure)] {
+        groups.flatMap { group in
+            group.contracts.flatMap { contract in
+                contract.failures.filter { $0.cause != nil }.map { (group.name, contract.name, $0) }
+            }
+        }
     }
 
     /// Totals over every group.
@@ -217,13 +229,41 @@ public struct ContractFailure: Sendable, Hashable {
     /// A command that sends the failing request again on its own (a `curl` line; secrets are
     /// read from environment variables, never written out).
     public var reproduce: String?
+    /// For generated flow cases: the cause this failure stands for (every failing case with the
+    /// same contract, fields and kind of difference), shown once, shrunk.
+    public var cause: Cause?
+
+    /// A distinct cause of failure: the fields involved, the kind of difference, how many cases
+    /// showed it.
+    public struct Cause: Sendable, Hashable {
+        /// The fields involved (protocol names), sorted.
+        public var fields: [String]
+        /// The kind of difference, e.g. `accepts a value the rules refuse`.
+        public var kind: String
+        /// Failing cases with this cause.
+        public var cases: Int
+        /// Whether the case shown is shrunk.
+        public var shrunk: Bool
+
+        /// A cause.
+        public init(fields: [String], kind: String, cases: Int, shrunk: Bool) {
+            self.fields = fields
+            self.kind = kind
+            self.cases = cases
+            self.shrunk = shrunk
+        }
+
+        /// `fields: kind`.
+        public var summary: String { (fields.isEmpty ? "(no field)" : fields.joined(separator: ", ")) + ": " + kind }
+    }
 
     /// Creates a failure.
     public init(
         message: String, caseId: String? = nil, request: ReportedRequest? = nil, expected: String? = nil,
         actual: String? = nil, shrunkInput: JSONValue? = nil, originalInput: JSONValue? = nil, seed: UInt64? = nil,
-        replay: String? = nil, reproduce: String? = nil
+        replay: String? = nil, reproduce: String? = nil, cause: Cause? = nil
     ) {
+        self.cause = cause
         self.message = message
         self.caseId = caseId
         self.request = request
@@ -267,6 +307,7 @@ public final class ContractRecorder: @unchecked Sendable {
     private var groups: [GroupOutcome] = []
     private var leftovers: [Leftover] = []
     private var notes: [String] = []
+    private var coverage: BoundaryCoverage?
     /// The secrets the run learns; ``report(command:arguments:target:seed:startedAt:)`` redacts
     /// the whole report with them (``ContractReport/sanitized(by:)``).
     package let secrets: SecretStore
@@ -318,6 +359,25 @@ public final class ContractRecorder: @unchecked Sendable {
         }
     }
 
+    /// Records the totals of a contract checked in one pass: `casesRun` cases, `casesFailed` of
+    /// them failing, and the failures to show (each kept, however many).
+    public func record(
+        group: String, contract: String, casesRun: Int, casesFailed: Int, failures: [ContractFailure], seconds: Double = 0
+    ) {
+        lock.withLock {
+            let (g, c) = indices(group, contract)
+            groups[g].contracts[c].casesRun += casesRun
+            groups[g].contracts[c].casesFailed += casesFailed
+            groups[g].contracts[c].durationSeconds += seconds
+            groups[g].contracts[c].failures += failures
+        }
+    }
+
+    /// Sets the boundary coverage shown in the report.
+    public func setCoverage(_ coverage: BoundaryCoverage) {
+        lock.withLock { self.coverage = coverage }
+    }
+
     /// Marks a contract as skipped with a reason.
     public func skip(group: String, contract: String, reason: String) {
         lock.withLock {
@@ -355,7 +415,8 @@ public final class ContractRecorder: @unchecked Sendable {
         let recorded = lock.withLock {
             var report = ContractReport(
                 command: command, arguments: arguments, target: target, seed: seed, startedAt: startedAt,
-                durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes)
+                durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes,
+                coverage: coverage)
             report.replay = replay
             report.completeTimesAndSeeds(attributedSeconds: attributedSeconds)
             return report
@@ -391,4 +452,54 @@ public final class ContractRecorder: @unchecked Sendable {
         groups[g].contracts.append(ContractOutcome(name: contract))
         return (g, groups[g].contracts.count - 1)
     }
+}
+
+/// How often generated flow cases reached each entry of the boundary catalogue: the coverage
+/// table of a `check` run.
+public struct BoundaryCoverage: Sendable, Hashable {
+    /// One catalogue entry's row.
+    public struct Row: Sendable, Hashable {
+        /// The field (protocol name).
+        public var field: String
+        /// The rule, with its values (`at most 15 digits kept`).
+        public var rule: String
+        /// The boundary class (`limit + 1`, `look-alike`, ...).
+        public var boundaryClass: String
+        /// The value planted (`16 digits`).
+        public var detail: String
+        /// Cases that carried the value and reached the field's step.
+        public var hits: Int
+        /// The share of cases required, in percent.
+        public var requiredPercent: Double
+        /// Whether the requirement is met.
+        public var met: Bool
+
+        /// A row.
+        public init(field: String, rule: String, boundaryClass: String, detail: String, hits: Int, requiredPercent: Double, met: Bool) {
+            self.field = field
+            self.rule = rule
+            self.boundaryClass = boundaryClass
+            self.detail = detail
+            self.hits = hits
+            self.requiredPercent = requiredPercent
+            self.met = met
+        }
+    }
+
+    /// Cases counted (answered by the flow code under test).
+    public var cases: Int
+    /// Every entry, in catalogue order.
+    public var rows: [Row]
+    /// How the run ended: coverage met, the time budget reached, and so on.
+    public var verdict: String
+
+    /// A table.
+    public init(cases: Int, rows: [Row], verdict: String) {
+        self.cases = cases
+        self.rows = rows
+        self.verdict = verdict
+    }
+
+    /// Whether every entry met its requirement.
+    public var isMet: Bool { rows.allSatisfy(\.met) }
 }

@@ -1,226 +1,392 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
+import PetSpotMockBackend
+import PetSpotMockTransport
 
-/// The flow contracts of sut-protocol.md, checked as properties over generated flow cases.
+/// The flow contracts of sut-protocol.md, checked over generated flow cases until every entry of
+/// the boundary catalogue has been reached, then every distinct cause of failure shrunk.
 ///
-/// Each contract is one property of the package's engine run with the run's seed, so every
-/// contract sees the same sequence of cases (an adapter is asked each distinct case once: its
-/// oracle caches answers). A property stops at its first failing case and shrinks it by
-/// re-asking the oracle about simpler candidates; the report shows the shrunk case, the
-/// original, both answers, the seed and the replay command. Protocol failures (a crash, a
-/// timeout, a malformed answer) depend on the adapter's state as much as on the input, so
-/// they are reported as the case that caused them, unshrunk.
+/// **Exploring.** One property of the package's engine runs the cases of
+/// ``FlowGenerators/boundaryCases()``: every case is asked once (the oracle caches answers), and
+/// every contract is checked on its answer. A failing case does not stop the run: its causes
+/// (``FailureCause``: the contract, the fields that differ, the kind of difference) are
+/// collected, so an app with many defects gets them all named in one run. Every catalogue entry
+/// is a coverage requirement of the property (``BoundaryCatalogue``); the engine decides them
+/// statistically and runs more cases while one is undecided. The run stops early at the time
+/// budget, which is then judged by the observed shares.
+///
+/// **Shrinking.** Each distinct cause (up to ``maxFailures``, in the order they were found) is
+/// shrunk by the engine: the same property from the same seed, failing only on cases with that
+/// cause, finds the same first case again (its answers come from the cache) and shrinks it while
+/// the cause stays. Fields that play no part shrink back to their simplest valid value.
+///
+/// **No false pass.** A contract none of whose cases reached an answer fails; so do an unmet
+/// coverage requirement and a generator give-up, each with its reason.
 public struct FlowContracts: Sendable {
     /// Who answers the cases.
     public let oracle: any FlowOracle
     /// Schema validators for submitted payloads (create-request first).
     public let validators: [PayloadValidator]
-    /// The generator of cases.
-    public let generator: Gen<FlowCase>
-    /// Cases per contract.
+    /// Makes the generator of cases (a new one per run, see ``FlowGenerators/boundaryCases()``).
+    public let makeGenerator: @Sendable () -> Gen<FlowCase>
+    /// Cases before coverage is judged (more run while a requirement is undecided, up to ten
+    /// times as many).
     public let cases: Int
     /// The run's seed.
     public let seed: UInt64
     /// Seconds the shrinker may spend on one failure.
     public let shrinkSeconds: Double
+    /// Seconds the exploration may take.
+    public let budgetSeconds: Double
+    /// Distinct causes shrunk and shown at most.
+    public let maxFailures: Int
     /// The command line that replays this run.
     public let replay: String
+    /// Whether every submitted payload is also sent to a strict in-process mock (create only).
+    public let checksBackend: Bool
 
     /// Creates the contract set.
     public init(
-        oracle: any FlowOracle, validators: [PayloadValidator], generator: Gen<FlowCase>, cases: Int, seed: UInt64,
-        shrinkSeconds: Double, replay: String
+        oracle: any FlowOracle, validators: [PayloadValidator], makeGenerator: @escaping @Sendable () -> Gen<FlowCase> = FlowContracts.defaultGenerator,
+        cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String,
+        checksBackend: Bool = true
     ) {
+        self.checksBackend = checksBackend
         self.oracle = oracle
         self.validators = validators
-        self.generator = generator
+        self.makeGenerator = makeGenerator
         self.cases = cases
         self.seed = seed
         self.shrinkSeconds = shrinkSeconds
+        self.budgetSeconds = budgetSeconds
+        self.maxFailures = maxFailures
         self.replay = replay
     }
 
-    /// The generator `check` uses: either flow, valid-by-construction and hostile inputs half each.
-    public static let defaultGenerator: Gen<FlowCase> = .oneOf(FlowGenerators.flowCase(.valid), FlowGenerators.flowCase(.hostile))
+    /// The generator `check` uses: ``FlowGenerators/boundaryCases()``.
+    @Sendable public static func defaultGenerator() -> Gen<FlowCase> { FlowGenerators.boundaryCases() }
 
-    private struct Contract {
-        let name: String
-        let shrinks: Bool
-        let failure: @Sendable (FlowCase, FlowExchange) -> String?
-    }
+    /// The share of cases each catalogue entry must reach, in percent: a sixth of the share the
+    /// generator plants it in, so that a default run decides every requirement after about four
+    /// cycles through the catalogue.
+    public static var requiredPercent: Double { FlowGenerators.scheduledShare / 6 }
 
-    private var contracts: [Contract] {
-        let validators = self.validators
-        var list: [Contract] = []
-        let isAdapter = !(oracle is ReferenceOracle)
-        if isAdapter {
-            list.append(Contract(name: FlowAnswerChecks.protocolContract, shrinks: false) { _, exchange in
-                FlowAnswerChecks.protocolFailure(exchange)
-            })
-        }
-        list.append(Contract(name: FlowAnswerChecks.schemaContract, shrinks: true) { _, exchange in
-            FlowAnswerChecks.schemaFailure(exchange, validators: validators)
-        })
-        list.append(Contract(name: FlowAnswerChecks.statusContract, shrinks: true) { flowCase, exchange in
-            FlowAnswerChecks.statusFailure(exchange, flow: flowCase.flow)
-        })
-        list.append(Contract(name: FlowAnswerChecks.nothingExtraContract, shrinks: true) { _, exchange in
-            FlowAnswerChecks.nothingExtraFailure(exchange)
-        })
-        if isAdapter {
-            list.append(Contract(name: FlowAnswerChecks.sameAsReferenceContract, shrinks: true) { flowCase, exchange in
-                FlowAnswerChecks.referenceMismatch(exchange, reference: Self.referenceAnswer(flowCase))
-            })
-        }
-        return list
-    }
+    /// The contract that the strict mock creates every submitted report.
+    public static let backendContract = "the strict mock answers 201 to every submitted payload"
+
+    /// The contract that every boundary of the catalogue reaches its rule.
+    public static let coverageContract = "every boundary of the catalogue reaches its rule (coverage)"
+
+    var isAdapter: Bool { !(oracle is ReferenceOracle) }
 
     /// The names of the contracts this set checks, in order.
-    public var contractNames: [String] { contracts.map(\.name) }
+    public var contractNames: [String] {
+        (isAdapter ? [FlowAnswerChecks.protocolContract] : [])
+            + [FlowAnswerChecks.schemaContract, FlowAnswerChecks.statusContract, FlowAnswerChecks.nothingExtraContract]
+            + (isAdapter ? [FlowAnswerChecks.sameAsReferenceContract] : []) + (checksBackend ? [Self.backendContract] : [])
+            + [Self.coverageContract]
+    }
 
-    /// How many contracts check each case: the protocol and reference contracts only for an adapter.
-    package static func contractCount(adapter: Bool) -> Int { adapter ? 5 : 3 }
+    /// What one run found, for benchmarks and tests.
+    public struct Outcome: Sendable {
+        /// Cases generated and asked.
+        package var cases: Int
+        /// Seconds from the start of the run to the first failing case, if any failed.
+        package var firstFailureSeconds: Double?
+        /// Every distinct cause found, in the order found.
+        package var causes: [FailureCause]
+        /// Whether every coverage requirement was met.
+        package var coverageMet: Bool
+    }
 
-    static func referenceAnswer(_ flowCase: FlowCase) -> AdapterAnswer {
-        AdapterAnswer(ReferenceModel.evaluate(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context))
+    /// What is known about one case: its exchange, the reference model's outcome, and its causes.
+    struct Evaluation: Sendable {
+        let exchange: FlowExchange
+        let reference: ReportOutcome
+        let causes: [(cause: FailureCause, message: String)]
+        /// The catalogue entries this case showed to the rules (none when it was not answered).
+        let reached: [Boundary]
+        var labels: [String] { reached.map(\.label) }
+        var answered: Bool {
+            if case .success = exchange.result { return true }
+            return false
+        }
+    }
+
+    /// A cause's first case and the cases that showed it.
+    struct CauseRecord: Sendable {
+        let order: Int
+        let firstCase: FlowCase
+        let index: Int
+        var cases: Set<Int>
+        var count: Int { cases.count }
+    }
+
+    struct Exploration: Sendable {
+        var cases = 0
+        var answered = 0
+        var failing: [String: Int] = [:]
+        var causes: [FailureCause: CauseRecord] = [:]
+        var hits: [Int] = Array(repeating: 0, count: BoundaryCatalogue.entries.count)
+        var firstFailure: Duration?
+    }
+
+    private struct BudgetReached: Error, CustomStringConvertible {
+        var description: String { "the time budget was reached" }
+    }
+
+    private struct CauseFound: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// Asks and checks `flowCase`, once per distinct case.
+    private func evaluate(_ flowCase: FlowCase, cache: Locked<[FlowCase: Evaluation]>) -> Evaluation {
+        if let known = cache.withLock({ $0[flowCase] }) { return known }
+        let exchange = oracle.answer(flowCase)
+        let reference = ReferenceModel.evaluate(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context)
+        var causes = FlowAnswerChecks.causes(
+            exchange, flowCase: flowCase, validators: validators, reference: isAdapter ? AdapterAnswer(reference) : nil)
+        if checksBackend, case .success(.submitted(let payload)) = exchange.result, let refusal = Self.backendRefusal(payload, at: flowCase.context.now) {
+            causes.append(refusal)
+        }
+        var reached: [Boundary] = []
+        if case .success = exchange.result { reached = flowCase.reachedBoundaries(outcome: reference) }
+        let evaluation = Evaluation(exchange: exchange, reference: reference, causes: causes, reached: reached)
+        cache.withLock { $0[flowCase] = evaluation }
+        return evaluation
+    }
+
+    private func property(_ name: String, body: @escaping (FlowCase) throws -> Bool) -> Property<FlowCase> {
+        var property = Property(name, makeGenerator(), body)
+        let percent = Self.requiredPercent
+        for boundary in BoundaryCatalogue.entries { property = property.requireCoverage(boundary.label, atLeast: percent) }
+        return property
+    }
+
+    private func configuration(shrinks: Bool) -> PropertyConfiguration {
+        PropertyConfiguration(
+            cases: cases, seed: seed, shrinks: shrinks, maxShrinkSteps: 2_000, shrinkStallLimit: 300,
+            shrinkTimeLimit: .milliseconds(Int64(shrinkSeconds * 1000)), readsEnvironment: false)
     }
 
     /// Checks every contract, recording into `recorder` under `group`; synchronous (run it off
     /// the cooperative thread pool: an adapter blocks on pipes).
-    public func run(group: String, recorder: ContractRecorder, progress: ProgressLine?) {
-        for contract in contracts { recorder.declare(group: group, contract: contract.name) }
-        for contract in contracts {
-            check(contract, group: group, recorder: recorder, progress: progress)
-        }
-    }
-
-    /// What the property run has seen so far, shared with the watchdog.
-    private final class Watch: @unchecked Sendable {
-        // Unchecked: every member is guarded by `lock`.
-        let lock = NSLock()
-        var casesChecked = 0
-        var firstFailure: (flowCase: FlowCase, message: String, index: Int)?
-        var shrinkingSince: ContinuousClock.Instant?
-        var result: PropertyResult<FlowCase>?
-    }
-
-    private struct UncheckedProperty: @unchecked Sendable {
-        // Unchecked: handed to exactly one thread, never shared.
-        let property: Property<FlowCase>
-    }
-
-    private func check(_ contract: Contract, group: String, recorder: ContractRecorder, progress: ProgressLine?) {
+    @discardableResult
+    public func run(group: String, recorder: ContractRecorder, progress: ProgressLine?) -> Outcome {
+        for contract in contractNames { recorder.declare(group: group, contract: contract) }
         let start = ContinuousClock.now
-        let watch = Watch()
-        let oracle = self.oracle
-        let property = Property(contract.name, generator) { flowCase in
-            let exchange = oracle.answer(flowCase)
-            let failure = contract.failure(flowCase, exchange)
-            let counts = watch.lock.withLock { () -> Bool in
-                guard watch.firstFailure == nil else { return false }
-                if let failure {
-                    watch.firstFailure = (flowCase, failure, watch.casesChecked)
-                    watch.shrinkingSince = ContinuousClock.now
+        let cache = Locked<[FlowCase: Evaluation]>([:])
+        let state = Locked(Exploration())
+        let budget = Duration.milliseconds(Int64(budgetSeconds * 1000))
+
+        // Exploring: every case checked, causes collected, boundaries labelled.
+        let exploration = property("flow answers") { flowCase in
+            if ContinuousClock.now - start > budget { throw BudgetReached() }
+            let evaluation = evaluate(flowCase, cache: cache)
+            for text in evaluation.labels { label(text) }
+            state.withLock { state in
+                let index = state.cases
+                state.cases += 1
+                if evaluation.answered { state.answered += 1 }
+                for boundary in evaluation.reached { state.hits[boundary.index] += 1 }
+                var contracts: Set<String> = []
+                for (cause, _) in evaluation.causes {
+                    contracts.insert(cause.contract)
+                    if state.causes[cause] == nil {
+                        state.causes[cause] = CauseRecord(order: state.causes.count, firstCase: flowCase, index: index, cases: [])
+                    }
+                    state.causes[cause]!.cases.insert(index)
                 }
-                watch.casesChecked += 1
-                return true
+                for contract in contracts { state.failing[contract, default: 0] += 1 }
+                if !contracts.isEmpty && state.firstFailure == nil { state.firstFailure = ContinuousClock.now - start }
             }
-            if counts { progress?.advance(failed: failure == nil ? 0 : 1) }
-            if let failure { throw RequirementFailure(failure) }
+            progress?.advance(failed: evaluation.causes.isEmpty ? 0 : 1)
             return true
         }
-        let configuration = PropertyConfiguration(
-            cases: cases, seed: seed, shrinks: contract.shrinks, maxShrinkSteps: 5_000, shrinkStallLimit: 1_000,
-            shrinkTimeLimit: .milliseconds(Int64(shrinkSeconds * 1000)), readsEnvironment: false)
-        // The property runs on its own thread under a watchdog: should shrinking overrun its
-        // time limit by more than a grace period (the engine checks its deadline only between
-        // replays), the first failing case is reported unshrunk instead of hanging the run.
-        let finished = DispatchSemaphore(value: 0)
-        let handed = UncheckedProperty(property: property)
-        let thread = Thread {
-            let outcome = handed.property.check(configuration)
-            watch.lock.withLock { watch.result = outcome }
-            finished.signal()
-        }
-        thread.stackSize = 16 * 1024 * 1024
-        thread.start()
-        let grace = Duration.milliseconds(Int64(shrinkSeconds * 1000)) + .seconds(5)
-        var result: PropertyResult<FlowCase>?
-        while result == nil {
-            if finished.wait(timeout: .now() + 0.1) == .success {
-                result = watch.lock.withLock { watch.result }
-                continue
-            }
-            let (since, first, checked) = watch.lock.withLock { (watch.shrinkingSince, watch.firstFailure, watch.casesChecked) }
-            if let since, let first, ContinuousClock.now - since > grace {
-                let seconds = Self.seconds(since: start)
-                if checked > 1 { recorder.pass(group: group, contract: contract.name, count: checked - 1) }
-                recorder.fail(group: group, contract: contract.name, unshrunkReport(first.flowCase, message: first.message, index: first.index), seconds: seconds)
-                recorder.note("\(contract.name): shrinking did not finish within \(ContractReport.plainNumber(shrinkSeconds)) s + 5 s; the failing case is shown unshrunk")
-                return
-            }
-        }
-        guard let result else { return }
-        let seconds = Self.seconds(since: start)
+        let result = exploration.check(configuration(shrinks: false))
+        let explored = state.withLock { $0 }
+        let exploreSeconds = Self.seconds(since: start)
+
+        // Coverage: the engine's verdict, or at the budget the observed shares.
+        let percent = Self.requiredPercent
+        var unmet: Set<String> = []
+        var verdict: String
+        var problem: String?
         switch result {
-        case .passed(let pass):
-            recorder.pass(group: group, contract: contract.name, count: pass.cases, seconds: seconds)
-        case .failed(let failure):
-            if failure.caseIndex > 0 {
-                recorder.pass(group: group, contract: contract.name, count: failure.caseIndex)
-            }
-            recorder.fail(group: group, contract: contract.name, report(failure, contractShrinks: contract.shrinks), seconds: seconds)
-        case .gaveUp(let giveUp):
-            recorder.pass(group: group, contract: contract.name, count: giveUp.cases, seconds: seconds)
-            recorder.note("\(contract.name): generation gave up after \(giveUp.cases) cases: \(giveUp.reason)")
+        case .passed:
+            verdict = "every requirement met after \(explored.cases) cases"
         case .coverageNotMet(let shortfall):
-            recorder.pass(group: group, contract: contract.name, count: shortfall.labels.total, seconds: seconds)
+            unmet = Set(shortfall.misses.map(\.label))
+            verdict = "\(unmet.count) requirement(s) not met after \(explored.cases) cases"
+        case .gaveUp(let giveUp):
+            verdict = "generation gave up after \(giveUp.cases) cases"
+            problem = "generation gave up after \(giveUp.cases) cases: \(giveUp.reason)"
+            unmet = Set(BoundaryCatalogue.entries.map(\.label))
+        case .failed(let failure):
+            let budgetReached = failure.message == BudgetReached().description
+            for boundary in BoundaryCatalogue.entries {
+                let hits = explored.hits[boundary.index]
+                if hits == 0 || Double(hits) * 100 < percent * Double(max(1, explored.cases)) { unmet.insert(boundary.label) }
+            }
+            verdict = budgetReached
+                ? "the time budget of \(ContractReport.plainNumber(budgetSeconds)) s was reached after \(explored.cases) cases"
+                : "the run stopped after \(explored.cases) cases: \(failure.message)"
+            if !budgetReached { problem = verdict }
+        case .stopped(let stop):
+            verdict = "stopped after \(stop.cases) cases (cancelled)"
+            problem = verdict
+            unmet = Set(BoundaryCatalogue.entries.map(\.label))
         }
+        let rows = BoundaryCatalogue.entries.map { boundary in
+            BoundaryCoverage.Row(
+                field: boundary.field.name, rule: boundary.rule, boundaryClass: boundary.boundaryClass.rawValue, detail: boundary.detail,
+                hits: explored.hits[boundary.index], requiredPercent: percent, met: !unmet.contains(boundary.label))
+        }
+        recorder.setCoverage(BoundaryCoverage(cases: explored.cases, rows: rows, verdict: verdict))
+
+        // Shrinking: each distinct cause once, in the order found.
+        let (ordered, facets) = Self.distinct(explored.causes)
+        var failures: [String: [ContractFailure]] = [:]
+        for (cause, record) in ordered.prefix(maxFailures) {
+            var failure = shrunkFailure(cause, record, cache: cache)
+            if let also = facets[cause], !also.isEmpty {
+                failure.message += " (also shows as: " + also.map { "[\($0.contract)] \($0.kind)" }.joined(separator: "; ") + ")"
+            }
+            failures[cause.contract, default: []].append(failure)
+        }
+        if ordered.count > maxFailures {
+            let rest = ordered.dropFirst(maxFailures).map { "[\($0.key.contract)] \($0.key) (\($0.value.count) cases)" }
+            recorder.note("\(rest.count) more distinct cause(s) of failure, not shrunk (raise --max-failures to see them): " + rest.joined(separator: "; "))
+        }
+
+        // Recording.
+        for contract in contractNames where contract != Self.coverageContract {
+            var contractFailures = failures[contract] ?? []
+            let isProtocol = contract == FlowAnswerChecks.protocolContract
+            let checked = isProtocol ? explored.cases : explored.answered
+            var failed = explored.failing[contract] ?? 0
+            if !isProtocol && explored.cases > 0 && explored.answered == 0 {
+                failed = 1
+                contractFailures.append(ContractFailure(
+                    message: "not checked: no case reached an answer (the adapter answered none of \(explored.cases) questions)",
+                    seed: seed, replay: replay))
+            }
+            recorder.record(
+                group: group, contract: contract, casesRun: max(checked, failed), casesFailed: failed, failures: contractFailures,
+                seconds: exploreSeconds)
+        }
+        var coverageFailures: [ContractFailure] = []
+        if let problem {
+            coverageFailures.append(ContractFailure(message: problem, seed: seed, replay: replay))
+        } else if !unmet.isEmpty {
+            let missed = rows.filter { !$0.met }.map { "\($0.field): \($0.detail) (\($0.hits) hits)" }
+            coverageFailures.append(ContractFailure(
+                message: "\(missed.count) boundary value(s) of the catalogue reached their rule too rarely (\(verdict); "
+                    + "each must reach it in \(ContractReport.plainNumber((percent * 1000).rounded() / 1000))% of cases): "
+                    + missed.prefix(12).joined(separator: "; ") + (missed.count > 12 ? "; ..." : "")
+                    + ". Raise --budget, or make the adapter answer faster.",
+                seed: seed, replay: replay))
+        }
+        recorder.record(
+            group: group, contract: Self.coverageContract, casesRun: explored.cases, casesFailed: coverageFailures.count,
+            failures: coverageFailures)
+        return Outcome(
+            cases: explored.cases, firstFailureSeconds: explored.firstFailure.map(Self.seconds), causes: ordered.map(\.key),
+            coverageMet: unmet.isEmpty && problem == nil)
     }
 
-    private func unshrunkReport(_ flowCase: FlowCase, message: String, index: Int) -> ContractFailure {
-        let exchange = oracle.answer(flowCase)
+    /// Why a strict in-process mock (a fresh one, its clock at `instant`) does not create
+    /// `payload`, or `nil` when it answers 201. The failure is a cause like any other, so it is
+    /// shrunk: a report the backend refuses is shown at its simplest.
+    static func backendRefusal(_ payload: JSONValue, at instant: Date) -> (cause: FailureCause, message: String)? {
+        let backend = MockBackend(profile: .strict, clock: { instant })
+        let response = backend.answer(InProcessTransport.httpRequest(TransportRequest(
+            method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json")],
+            body: payload.serializedData())))
+        guard response.status != 201 else { return nil }
+        let error = (try? JSONValue.parse(response.bodyText))?["error"]
+        let code = error?["code"]?.stringValue ?? "no error code"
+        let fields = error?["field"]?.stringValue.map { [FlowAnswerChecks.fieldName($0)] } ?? []
+        return (
+            FailureCause(contract: backendContract, fields: fields, kind: "refused by the backend (\(response.status) \(code))"),
+            "the strict mock answers \(response.status) \(response.bodyText)")
+    }
+
+    /// The distinct causes, in the order found, and for each the causes folded into it: a cause
+    /// whose failing cases all show another cause of the same fields with at least as many
+    /// cases (the same defect seen by another contract, or a narrower kind of it) is one of its
+    /// facets, not a defect of its own.
+    static func distinct(_ causes: [FailureCause: CauseRecord]) -> (
+        causes: [(key: FailureCause, value: CauseRecord)], facets: [FailureCause: [FailureCause]]
+    ) {
+        // Heaviest first; on a tie the comparison with the reference model, which explains most.
+        func rank(_ cause: FailureCause) -> Int { cause.contract == FlowAnswerChecks.sameAsReferenceContract ? 0 : 1 }
+        let byWeight = causes.sorted {
+            ($1.value.count, rank($0.key), $0.value.order) < ($0.value.count, rank($1.key), $1.value.order)
+        }
+        var roots: [(key: FailureCause, value: CauseRecord)] = []
+        var facets: [FailureCause: [FailureCause]] = [:]
+        for entry in byWeight {
+            let folding = entry.key.contract != FlowAnswerChecks.protocolContract
+            if folding, let root = roots.first(where: {
+                $0.key.fields == entry.key.fields && $0.key.contract != FlowAnswerChecks.protocolContract
+                    && entry.value.cases.isSubset(of: $0.value.cases)
+            }) {
+                facets[root.key, default: []].append(entry.key)
+            } else {
+                roots.append(entry)
+            }
+        }
+        return (roots.sorted { $0.value.order < $1.value.order }, facets)
+    }
+
+    /// The failure shown for `cause`: its first case shrunk while the cause stays.
+    private func shrunkFailure(_ cause: FailureCause, _ record: CauseRecord, cache: Locked<[FlowCase: Evaluation]>) -> ContractFailure {
+        let shrinks = cause.contract != FlowAnswerChecks.protocolContract
+        let search = property(cause.contract) { flowCase in
+            let evaluation = evaluate(flowCase, cache: cache)
+            for text in evaluation.labels { label(text) }
+            if let found = evaluation.causes.first(where: { $0.cause == cause }) { throw CauseFound(message: found.message) }
+            return true
+        }
+        var shown = record.firstCase
+        var original: FlowCase?
+        var note = ""
+        if case .failed(let failure) = search.check(configuration(shrinks: shrinks)) {
+            shown = failure.shrunk
+            if failure.shrunk != failure.original { original = failure.original }
+            if failure.shrinkSteps > 0 { note = " (shrunk in \(failure.shrinkSteps) steps)" }
+        } else {
+            note = " (not shrunk: the first case could not be found again)"
+        }
+        let evaluation = evaluate(shown, cache: cache)
+        let message = evaluation.causes.first { $0.cause == cause }?.message ?? "(the shrunk case no longer shows the cause)"
+        let exchange = evaluation.exchange
         let actual = exchange.answerLine ?? {
             if case .failure(let error) = exchange.result { return "(no answer: \(error.description))" }
             return "(no answer)"
         }()
         return ContractFailure(
-            message: message + " (not shrunk)",
-            caseId: "question id \(exchange.id), case \(index + 1) of seed \(seed)",
-            request: ReportedRequest(method: "QUESTION", path: oracle is ReferenceOracle ? "reference model" : "adapter stdin", body: exchange.question),
-            expected: "reference model answers " + Self.referenceAnswer(flowCase).json(id: exchange.id).serialized(),
-            actual: actual, originalInput: flowCase.json, seed: seed, replay: replay)
-    }
-
-    private func report(_ failure: PropertyFailure<FlowCase>, contractShrinks: Bool) -> ContractFailure {
-        let shrunk = failure.shrunk
-        let exchange = oracle.answer(shrunk)
-        let reference = Self.referenceAnswer(shrunk)
-        let actual = exchange.answerLine ?? {
-            if case .failure(let error) = exchange.result { return "(no answer: \(error.description))" }
-            return "(no answer)"
-        }()
-        var message = failure.message
-        if failure.shrinkSteps > 0 || failure.shrunk != failure.original {
-            message += " (shrunk in \(failure.shrinkSteps) steps)"
-        }
-        return ContractFailure(
-            message: message,
-            caseId: "question id \(exchange.id), case \(failure.caseIndex + 1) of seed \(failure.seed)",
-            request: ReportedRequest(method: "QUESTION", path: oracle is ReferenceOracle ? "reference model" : "adapter stdin", body: exchange.question),
-            expected: "reference model answers " + reference.json(id: exchange.id).serialized(),
-            actual: actual,
-            shrunkInput: contractShrinks ? shrunk.json : nil,
-            originalInput: contractShrinks && failure.original == shrunk ? nil : failure.original.json,
-            seed: failure.seed, replay: replay)
+            message: "\(cause): \(message)\(note)",
+            caseId: "question id \(exchange.id); first seen in case \(record.index + 1) of seed \(seed), \(record.count) case\(record.count == 1 ? "" : "s") with this cause",
+            request: ReportedRequest(method: "QUESTION", path: isAdapter ? "adapter stdin" : "reference model", body: exchange.question),
+            expected: "reference model answers " + AdapterAnswer(evaluation.reference).json(id: exchange.id).serialized(),
+            actual: actual, shrunkInput: shrinks ? shown.json : nil, originalInput: shrinks ? original?.json : shown.json,
+            seed: seed, replay: replay,
+            cause: ContractFailure.Cause(fields: cause.fields, kind: cause.kind, cases: record.count, shrunk: shrinks))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        seconds(ContinuousClock.now - start)
+    }
+
+    static func seconds(_ elapsed: Duration) -> Double {
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 
@@ -235,10 +401,11 @@ struct FlowAnswerContracts: ContractGroup {
     func check(_ session: ContractSession) async throws(RunnerError) {
         guard let flows = session.flows else { return }
         let contracts = FlowContracts(
-            oracle: flows.oracle, validators: session.schemas.payloadValidators, generator: flows.generator,
-            cases: session.cases, seed: session.seed, shrinkSeconds: flows.shrinkSeconds, replay: session.replay)
+            oracle: flows.oracle, validators: session.schemas.payloadValidators, makeGenerator: flows.makeGenerator,
+            cases: session.cases, seed: session.seed, shrinkSeconds: flows.shrinkSeconds, budgetSeconds: flows.budgetSeconds,
+            maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock)
         let name = self.name
-        await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
+        _ = await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
         if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {
             adapter.finish()
             session.progress?.finish()

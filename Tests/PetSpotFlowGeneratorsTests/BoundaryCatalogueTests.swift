@@ -1,0 +1,126 @@
+import Foundation
+import PetSpotModel
+import PetSpotPropertyEngine
+import Testing
+@testable import PetSpotFlowGenerators
+
+@Suite("Boundary catalogue")
+struct BoundaryCatalogueTests {
+    /// Samples of the value `boundary` plants, typed text only.
+    static func texts(_ boundary: Boundary, count: Int = 20) -> [String] {
+        let planted = BoundaryCatalogue.planted[boundary.index]
+        return planted.value.samples(count: count, seed: UInt64(boundary.index)).compactMap { input in
+            if case .value(.text(let text)?) = input { return text }
+            return nil
+        }
+    }
+
+    static func entry(_ field: ReportField, _ detail: String) throws -> Boundary {
+        try #require(BoundaryCatalogue.entries(of: field).first { $0.detail == detail }, "no entry \(field.name): \(detail)")
+    }
+
+    @Test("limits come from the field table's rules: limit - 1, limit and limit + 1")
+    func limitsFromRules() throws {
+        let chip = MicrochipFormatter().maxDigits
+        for count in [chip - 1, chip, chip + 1] {
+            for text in Self.texts(try Self.entry(.chipNumber, "\(count) digits")) {
+                #expect(text.filter { $0.isASCII && $0.isNumber }.count == count)
+            }
+        }
+        let email = EmailRule().maxLength
+        for length in [email - 1, email, email + 1] {
+            for text in Self.texts(try Self.entry(.email, "\(length) characters")) { #expect(text.count == length) }
+        }
+        let phone = PhoneRule()
+        for count in [phone.minDigits - 1, phone.minDigits, phone.maxDigits, phone.maxDigits + 1] {
+            let entry = try #require(BoundaryCatalogue.entries(of: .phone).first { $0.detail.hasPrefix("\(count) digits") })
+            for text in Self.texts(entry) { #expect(text.filter { $0.isASCII && $0.isNumber }.count == count) }
+        }
+        for field in [ReportField.description, .reward, .currentAddress] {
+            guard case .freeText(let limit?) = field.spec.kind else { Issue.record("\(field) has no cap"); continue }
+            let cap = limit.maxCharacters
+            for count in [cap - 1, cap, cap + 1] {
+                for text in Self.texts(try Self.entry(field, "\(count) characters")) { #expect(text.count == count) }
+            }
+            for text in Self.texts(try Self.entry(field, "an emoji family as character \(cap)")) {
+                let characters = Array(text)
+                #expect(characters.count == cap + 1 && characters[cap - 1].unicodeScalars.count > 1)
+            }
+        }
+        let age = AgeRule().range
+        for value in [age.lowerBound - 1, age.lowerBound, age.lowerBound + 1, age.upperBound - 1, age.upperBound, age.upperBound + 1] {
+            #expect(BoundaryCatalogue.entries(of: .age).contains { $0.detail.hasPrefix("\(value) (") }, "no age \(value)")
+        }
+        let photo = PhotoRule().maxBytes
+        for detail in ["0 bytes", "1 byte", "\(photo) bytes", "\(photo + 1) bytes"] { _ = try Self.entry(.photo, detail) }
+    }
+
+    @Test("blank classes: empty, whitespace-only that trimming removes, invisible-only that it keeps")
+    func blankClasses() {
+        for boundary in BoundaryCatalogue.entries {
+            let texts = Self.texts(boundary)
+            switch boundary.boundaryClass {
+            case .whitespaceOnly:
+                #expect(texts.allSatisfy { !$0.isEmpty && Trimming.isBlank($0) }, "\(boundary.label)")
+            case .invisibleOnly:
+                #expect(texts.allSatisfy { !$0.isEmpty && !Trimming.isBlank($0) && $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format } }, "\(boundary.label)")
+            case .empty where boundary.field.spec.isText:
+                #expect(texts.allSatisfy { $0.isEmpty }, "\(boundary.label)")
+            default:
+                break
+            }
+        }
+    }
+
+    @Test("look-alike digits are single Characters that are not ASCII digits, and the rules drop them")
+    func lookAlikes() {
+        for kind in LookAlikes.digits {
+            for sample in kind.samples {
+                #expect(sample.count == 1, "\(kind.name): \(sample.unicodeScalars.map { String($0.value, radix: 16) })")
+                #expect(MicrochipFormatter().storedDigits(from: sample).isEmpty, "\(kind.name) kept")
+            }
+        }
+        for kind in LookAlikes.letters {
+            for sample in kind.samples { #expect(!EmailRule().isValid("jo\(sample)n@example.com"), "\(kind.name) accepted") }
+        }
+    }
+
+    @Test("boundary clocks: east of UTC after midnight the latest date is yesterday; west, UTC's today is tomorrow")
+    func boundaryClocks() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        for context in FlowGenerators.boundaryContext(0).samples(count: 50, seed: 1) {
+            #expect(context.timeZone.secondsFromGMT(for: context.now) == 14 * 3600)
+            #expect(context.latestReportDate == context.today.adding(days: -1))
+        }
+        for context in FlowGenerators.boundaryContext(1).samples(count: 50, seed: 2) {
+            #expect(context.timeZone.secondsFromGMT(for: context.now) == -12 * 3600)
+            #expect(CalendarDate.today(in: utc, now: context.now) == context.latestReportDate.adding(days: 1))
+        }
+        for context in FlowGenerators.boundaryContext(2).samples(count: 50, seed: 3) {
+            #expect(CalendarDate.today(in: context.timeZone, now: context.now.addingTimeInterval(1)) == context.today.adding(days: 1))
+        }
+    }
+
+    @Test("the check generator plants every entry, one or two faults at a time, and reaches the rule")
+    func plantsEveryEntry() {
+        let cases = FlowGenerators.boundaryCases().samples(count: 2_000, seed: 5)
+        var planted = Array(repeating: 0, count: BoundaryCatalogue.entries.count)
+        var reached = 0, withBoundary = 0
+        for flowCase in cases {
+            for index in flowCase.boundaries { planted[index] += 1 }
+            if !flowCase.boundaries.isEmpty {
+                withBoundary += 1
+                if !flowCase.reachedBoundaries(outcome: flowCase.referenceOutcome).isEmpty { reached += 1 }
+            }
+        }
+        let missing = BoundaryCatalogue.entries.filter { planted[$0.index] == 0 }.map(\.label)
+        #expect(missing.isEmpty, "never planted: \(missing)")
+        #expect(withBoundary > 1_300)
+        #expect(Double(reached) > 0.85 * Double(withBoundary), "\(reached) of \(withBoundary) planted cases reach the field's step")
+    }
+
+    @Test("a fresh generator gives the same cases from the same seed")
+    func deterministic() {
+        #expect(FlowGenerators.boundaryCases().samples(count: 300, seed: 8) == FlowGenerators.boundaryCases().samples(count: 300, seed: 8))
+    }
+}

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""A flow adapter (sut-protocol.md, version 1) in Python: report-flows.md written independently
+of the Swift code, with the same plantable defects as petspot-example-adapter (`--list-defects`,
+`--break NAME[,NAME...]`). `petspot-contracts bench --filter defects` measures `check --sut`
+against it with PETSPOT_BENCH_ADAPTER="python3 scripts/python_adapter.py"."""
+import datetime, json, sys, unicodedata, zoneinfo
+
+DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-example-adapter/Defects.swift
+    ("chip-keeps-16", "chipNumber", "limit + 1"), ("chip-keeps-14", "chipNumber", "limit"),
+    ("chip-unicode-digits", "chipNumber", "look-alike"), ("chip-scalar-filter", "chipNumber", "look-alike"),
+    ("chip-blank-sent", "chipNumber", "empty"), ("phone-min-6", "phone", "limit - 1"), ("phone-min-8", "phone", "limit"),
+    ("phone-max-12", "phone", "limit + 1"), ("phone-max-10", "phone", "limit"), ("phone-unicode-digits", "phone", "look-alike"),
+    ("phone-scalar-filter", "phone", "look-alike"), ("phone-nfkc", "phone", "look-alike"), ("phone-optional", "phone", "empty"),
+    ("caregiver-unchecked", "caregiverPhone", "not a member"), ("caregiver-untrimmed", "caregiverPhone", "whitespace-only"),
+    ("caregiver-wide-trim", "caregiverPhone", "invisible-only"), ("caregiver-max-12", "caregiverPhone", "limit + 1"),
+    ("email-max-255", "email", "limit + 1"), ("email-max-253", "email", "limit"), ("email-length-before-trim", "email", "padded"),
+    ("email-case-folding", "email", "look-alike"), ("email-unicode-letters", "email", "look-alike"),
+    ("email-tld-1", "email", "limit - 1"), ("email-optional", "email", "empty"), ("untrimmed-email", "email", "padded"),
+    ("email-wide-trim", "email", "padded"), ("latitude-exclusive", "latitude", "limit"),
+    ("latitude-rounded", "latitude", "just past the limit"), ("latitude-any-double", "latitude", "not a number"),
+    ("latitude-nfkc", "latitude", "look-alike"), ("longitude-limit-90", "longitude", "limit - 1"),
+    ("longitude-comma", "longitude", "not a number"), ("longitude-untrimmed", "longitude", "padded"),
+    ("age-max-41", "age", "limit + 1"), ("age-min-0", "age", "limit - 1"), ("age-max-39", "age", "limit"),
+    ("age-unicode-digits", "age", "look-alike"), ("age-untrimmed-blank", "age", "whitespace-only"),
+    ("age-wide-trim", "age", "invisible-only"), ("description-cap-501", "description", "limit + 1"),
+    ("description-cap-scalars", "description", "multi-scalar characters"), ("description-trim-before-cap", "description", "padded"),
+    ("reward-cap-119", "reward", "limit"), ("reward-cap-utf16", "reward", "multi-scalar characters"),
+    ("breed-blank-sent", "breed", "whitespace-only"), ("breed-wide-trim", "breed", "invisible-only"),
+    ("petname-untrimmed", "petName", "padded"), ("leak-current-address", "currentAddress", "member"),
+    ("photo-cap-plus-one", "photo", "limit + 1"), ("photo-cap-exclusive", "photo", "limit"),
+    ("photo-empty-accepted", "photo", "limit - 1"), ("photo-type-case-sensitive", "photo", "member"),
+    ("photo-any-image", "photo", "not a member"), ("date-local-today", "lastSeenDate", "day after the latest allowed date"),
+    ("date-utc-today", "lastSeenDate", "day after the latest allowed date"), ("date-before-today", "lastSeenDate", "latest allowed date"),
+    ("species-optional", "species", "empty"), ("sex-optional", "sex", "empty"), ("status-lowercase", "status", "member"),
+    ("leak-caregiver-phone", "caregiverPhone", "member"), ("drop-email", "email", "member"), ("empty-breed", "breed", "empty"),
+]
+WHITE_SPACE = set(range(0x9, 0xE)) | {0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000} | set(range(0x2000, 0x200B))
+ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060}
+MB10 = 10 * 1024 * 1024
+broken = set()
+
+def has(name): return name in broken
+
+def trim(text, wide=False):
+    gone = lambda c: ord(c) in WHITE_SPACE or c == "\ufeff" or (wide and ord(c) in ZERO_WIDTH)
+    start, end = 0, len(text)
+    while start < end and gone(text[start]): start += 1
+    while end > start and gone(text[end - 1]): end -= 1
+    return text[start:end]
+
+def pictographic(c): return 0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x27BF or c in "\u2764\u00a9\u00ae"
+
+def graphemes(text):
+    """Extended grapheme clusters, enough of UAX #29 for what the runner types."""
+    if text.isascii() and "\r\n" not in text: return list(text)
+    clusters = []
+    for c in text:
+        cat, o = unicodedata.category(c), ord(c)
+        control = (cat in ("Cc", "Zl", "Zp") or (cat == "Cf" and o not in (0x200C, 0x200D))) and c != "\n"
+        extend = cat in ("Mn", "Me", "Mc") or o in (0x200C, 0x200D) or 0x1F3FB <= o <= 0x1F3FF or 0xFE00 <= o <= 0xFE0F
+        if clusters and not control:
+            last = clusters[-1]
+            lc = unicodedata.category(last[-1])
+            last_control = (lc in ("Cc", "Zl", "Zp") or (lc == "Cf" and ord(last[-1]) not in (0x200C, 0x200D)))
+            if last == "\r" and c == "\n" or (extend and not last_control) \
+                    or (last[-1] == "\u200d" and pictographic(c) and pictographic(last[0])) \
+                    or (0x1F1E6 <= o <= 0x1F1FF and len(last) == 1 and 0x1F1E6 <= ord(last) <= 0x1F1FF):
+                clusters[-1] += c
+                continue
+        clusters.append(c)
+    return clusters
+
+def ascii_digit(g): return len(g) == 1 and "0" <= g <= "9"
+def any_digit(g): return len(g) == 1 and unicodedata.decimal(g, None) is not None
+
+def chip_digits(typed):
+    limit = 16 if has("chip-keeps-16") else 14 if has("chip-keeps-14") else 15
+    units = list(typed) if has("chip-scalar-filter") else graphemes(typed)
+    kept = [g for g in units if ascii_digit(g) or (has("chip-unicode-digits") and any_digit(g))]
+    return "".join(kept[:limit])
+
+def phone_kept(typed, caregiver):
+    mine = not caregiver
+    if mine and has("phone-nfkc"): typed = unicodedata.normalize("NFKC", typed)
+    units = list(typed) if mine and has("phone-scalar-filter") else graphemes(typed)
+    return "".join(g for g in units if g == "+" or ascii_digit(g) or (mine and has("phone-unicode-digits") and any_digit(g)))
+
+def phone_valid(typed, caregiver):
+    digits = len(phone_kept(typed, caregiver).replace("+", ""))
+    low, high = 7, 11
+    if not caregiver:
+        low = 6 if has("phone-min-6") else 8 if has("phone-min-8") else 7
+        high = 12 if has("phone-max-12") else 10 if has("phone-max-10") else 11
+    elif has("caregiver-max-12"):
+        high = 12
+    return low <= digits <= high
+
+def address_ok(address):
+    loose = has("email-unicode-letters")
+    letter = lambda g: (len(g) == 1 and g.isascii() and g.isalpha()) or (loose and g.isalpha())
+    alnum = lambda g: letter(g) or ascii_digit(g) or (loose and g.isdigit())
+    chars = graphemes(address)
+    if "@" not in chars: return False
+    at = chars.index("@")
+    local, domain = chars[:at], chars[at + 1:]
+    if not local or not all(alnum(g) or g in "._%+-" for g in local): return False
+    if not all(alnum(g) or g in ".-" for g in domain) or "." not in domain: return False
+    dot = len(domain) - 1 - domain[::-1].index(".")
+    tld = domain[dot + 1:]
+    return dot > 0 and len(tld) >= (1 if has("email-tld-1") else 2) and all(letter(g) for g in tld)
+
+def email_valid(typed):
+    trimmed = trim(typed, has("email-wide-trim"))
+    limit = 255 if has("email-max-255") else 253 if has("email-max-253") else 254
+    if len(graphemes(typed if has("email-length-before-trim") else trimmed)) > limit: return False
+    return address_ok(trimmed.lower().upper() if has("email-case-folding") else trimmed)
+
+def plain_decimal(t):
+    i, n, mantissa = 0, len(t), 0
+    if i < n and t[i] in "+-": i += 1
+    while i < n and t[i] in "0123456789": i += 1; mantissa += 1
+    if i < n and t[i] == ".":
+        i += 1
+        while i < n and t[i] in "0123456789": i += 1; mantissa += 1
+    if mantissa == 0: return False
+    if i < n and t[i] in "eE":
+        i += 1
+        if i < n and t[i] in "+-": i += 1
+        start = i
+        while i < n and t[i] in "0123456789": i += 1
+        if i == start: return False
+    return i == n
+
+def coordinate(typed, latitude):
+    text = typed if (not latitude and has("longitude-untrimmed")) else trim(typed)
+    if latitude and has("latitude-nfkc"): text = unicodedata.normalize("NFKC", text)
+    if not latitude and has("longitude-comma"): text = text.replace(",", ".")
+    if not plain_decimal(text):
+        if not (latitude and has("latitude-any-double")): return None
+        try: value = float.fromhex(text) if "0x" in text.lower() else float(text)
+        except ValueError: return None
+    else:
+        value = float(text)
+    if value != value or value in (float("inf"), float("-inf")): return None
+    bound = 90 if latitude or has("longitude-limit-90") else 180
+    checked = round(value, 5) if latitude and has("latitude-rounded") else value
+    if latitude and has("latitude-exclusive"): return value if abs(checked) < bound else None
+    return value if abs(checked) <= bound else None
+
+def age(typed):
+    text = typed if has("age-untrimmed-blank") else trim(typed, has("age-wide-trim"))
+    if text == "": return True, None
+    value = 0
+    for g in graphemes(text):
+        if not (ascii_digit(g) or (has("age-unicode-digits") and any_digit(g))): return False, None
+        value = min(value * 10 + unicodedata.decimal(g), 1000)
+    low = 0 if has("age-min-0") else 1
+    high = 41 if has("age-max-41") else 39 if has("age-max-39") else 40
+    return (True, value) if low <= value <= high else (False, None)
+
+def capped(text, cap, scalars=False, utf16=False):
+    if scalars: return text[:cap]
+    if utf16: return text.encode("utf-16-le", "surrogatepass")[:2 * cap].decode("utf-16-le", "replace")
+    return "".join(graphemes(text)[:cap])
+
+def optional_text(typed, field):
+    if typed is None: return None
+    shown = typed
+    if field == "description":
+        if has("description-trim-before-cap"): shown = trim(shown)
+        shown = capped(shown, 501 if has("description-cap-501") else 500, scalars=has("description-cap-scalars"))
+    elif field == "reward":
+        shown = capped(shown, 119 if has("reward-cap-119") else 120, utf16=has("reward-cap-utf16"))
+    trimmed = trim(shown, field == "breed" and has("breed-wide-trim"))
+    if trimmed == "": return shown if field == "breed" and has("breed-blank-sent") and shown else None
+    return shown if field == "petName" and has("petname-untrimmed") else trimmed
+
+def photo_valid(photo):
+    if not isinstance(photo, dict): return False
+    kind, size = photo.get("mimeType", ""), photo.get("byteCount", -1)
+    if has("photo-any-image"): ok = kind.lower().startswith("image/")
+    elif has("photo-type-case-sensitive"): ok = kind in ("image/png", "image/jpeg")
+    else: ok = kind.lower() in ("image/png", "image/jpeg")
+    high = MB10 + 1 if has("photo-cap-plus-one") else MB10 - 1 if has("photo-cap-exclusive") else MB10
+    return ok and (0 if has("photo-empty-accepted") else 1) <= size <= high
+
+def date_valid(picked, zone, now):
+    if not picked: return False
+    local = now.astimezone(zoneinfo.ZoneInfo(zone)).date().isoformat()
+    utc = now.astimezone(datetime.timezone.utc).date().isoformat()
+    latest = local if has("date-local-today") else utc if has("date-utc-today") else min(local, utc)
+    return picked < latest if has("date-before-today") else picked <= latest
+
+def answer(q):
+    missing, inputs = q["flow"] == "missing", {k: v for k, v in q["inputs"].items() if v is not None}
+    now = datetime.datetime.fromisoformat(q["context"]["now"].replace("Z", "+00:00"))
+    details, contact = ("description", "contactDetails") if missing else ("petDetails", "contactInfo")
+    invalid = {}
+    refuse = lambda step, field: invalid.setdefault(step, []).append(field)
+    if not photo_valid(inputs.get("photo")): refuse("photo", "photo")
+    date = inputs.get("lastSeenDate")
+    if not date_valid(date, q["context"]["timeZone"], now): refuse(details, "lastSeenDate")
+    species, sex = inputs.get("species"), inputs.get("sex")
+    if species is None and not has("species-optional"): refuse(details, "species")
+    if sex is None and not has("sex-optional"): refuse(details, "sex")
+    age_value = None
+    if missing and "age" in inputs:
+        ok, age_value = age(inputs["age"])
+        if not ok: refuse(details, "age")
+    lat, lng = coordinate(inputs.get("latitude", ""), True), coordinate(inputs.get("longitude", ""), False)
+    if lat is None: refuse(details, "latitude")
+    if lng is None: refuse(details, "longitude")
+    phone, email = inputs.get("phone", ""), inputs.get("email", "")
+    if not phone_valid(phone, False) and not (has("phone-optional") and phone == ""): refuse(contact, "phone")
+    if not email_valid(email) and not (has("email-optional") and email == ""): refuse(contact, "email")
+    if not missing and "caregiverPhone" in inputs and not has("caregiver-unchecked"):
+        typed = inputs["caregiverPhone"]
+        checked = typed if has("caregiver-untrimmed") else trim(typed, has("caregiver-wide-trim"))
+        if checked and not phone_valid(typed, True): refuse(contact, "caregiverPhone")
+    for step in (["chipNumber"] if missing else []) + ["photo", details, contact]:
+        if step in invalid: return {"outcome": "blocked", "step": step, "fields": invalid[step]}
+    p = {}
+    for key, value in (("species", species), ("sex", sex), ("lastSeenDate", date), ("locationLatitude", lat), ("locationLongitude", lng)):
+        if value is not None: p[key] = value
+    if email and not has("drop-email"): p["email"] = email if has("untrimmed-email") else trim(email, has("email-wide-trim"))
+    if phone_kept(phone, False): p["phone"] = phone_kept(phone, False)
+    p["status"] = ("MISSING" if missing else "FOUND").lower() if has("status-lowercase") else "MISSING" if missing else "FOUND"
+    if "chipNumber" in inputs and (chip_digits(inputs["chipNumber"]) or has("chip-blank-sent")): p["microchipNumber"] = chip_digits(inputs["chipNumber"])
+    for field in (["petName"] if missing else []) + ["breed"]:
+        text = optional_text(inputs.get(field), field)
+        if text is not None: p[field] = text
+    if "breed" not in p and has("empty-breed"): p["breed"] = ""
+    if missing and age_value is not None: p["age"] = age_value
+    for field in ["description"] + (["reward"] if missing else []):
+        text = optional_text(inputs.get(field), field)
+        if text is not None: p[field] = text
+    if not missing and has("leak-caregiver-phone") and "caregiverPhone" in inputs: p["caregiverPhone"] = inputs["caregiverPhone"]
+    if not missing and has("leak-current-address") and "currentAddress" in inputs: p["currentAddress"] = capped(inputs["currentAddress"], 500)
+    return {"outcome": "submitted", "payload": p}
+
+def main(args):
+    if "--list-defects" in args:
+        for name, field, kind in DEFECTS: print(f"{name}\t{field}\t{kind}")
+        return
+    known = {name for name, _, _ in DEFECTS}
+    while "--break" in args:
+        i = args.index("--break")
+        for name in args[i + 1].replace(",", " ").split():
+            if name not in known: sys.exit(f"python_adapter: unknown defect {name}")
+            broken.add(name)
+        del args[i:i + 2]
+    for raw in sys.stdin.buffer:
+        line = raw.decode("utf-8")
+        if not line.strip(): continue
+        q = json.loads(line)
+        reply = {"v": 1, "id": q["id"], **answer(q)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -145,3 +145,34 @@ struct CurlReproductionTests {
         #expect(!reproduction.command(for: TransportRequest(method: "GET", path: "/api/health")).contains("-X"))
     }
 }
+
+@Suite("run's replay line and the admin token")
+struct ReplayTokenTests {
+    static func command(_ words: [String], environment: [String: String]) throws -> RunCommand {
+        let words = ["--base-url", "http://127.0.0.1:9", "--seed", "5"] + words
+        return try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: environment)
+    }
+
+    @Test("a token from the environment is read from it again: the replay line has no --admin-token and no note")
+    func fromEnvironment() throws {
+        let command = try Self.command([], environment: ["PETSPOT_ADMIN_TOKEN": "s3cret-token"])
+        #expect(command.adminToken == "s3cret-token")
+        #expect(!command.replayCommand.contains("admin-token"))
+        #expect(command.adminTokenNote == nil)
+    }
+
+    @Test("a token given with --admin-token is never printed: the replay line reads $PETSPOT_ADMIN_TOKEN and a note says so")
+    func fromCommandLine() throws {
+        let command = try Self.command(["--admin-token", "s3cret-token"], environment: [:])
+        #expect(command.replayCommand.hasSuffix(" --admin-token \"$PETSPOT_ADMIN_TOKEN\""))
+        #expect(!command.replayCommand.contains("s3cret"))
+        #expect(command.adminTokenNote?.contains("set that variable") == true)
+    }
+
+    @Test("without a token the replay line has no --admin-token")
+    func none() throws {
+        let command = try Self.command([], environment: [:])
+        #expect(!command.replayCommand.contains("admin-token"))
+        #expect(command.adminTokenNote == nil)
+    }
+}

@@ -77,7 +77,7 @@ struct HTMLReportTests {
 
     @Test("a failure shows expected and actual as a line diff with the changed span marked")
     func diff() {
-        let lines = _LineDiff.diff(
+        let lines = LineDiff.diff(
             expected: #"reference model answers {"id":1,"payload":{"status":"FOUND","sex":"MALE"}}"#,
             actual: #"{"id":1,"payload":{"sex":"MALE","status":"found"}}"#)
         let removed = lines.filter { $0.kind == .removed }.map(\.text)

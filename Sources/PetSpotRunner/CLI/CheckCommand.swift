@@ -87,7 +87,7 @@ struct CheckCommand: RunnerCommand {
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
         let startedAt = Date()
-        output.line("petspot-contracts check: seed \(seed), at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s; replay: \(replayCommand))")
+        output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()

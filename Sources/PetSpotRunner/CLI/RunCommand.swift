@@ -53,6 +53,8 @@ struct RunCommand: RunnerCommand {
     let cases: Int
     let seed: UInt64
     let adminToken: String?
+    /// Whether the admin token came from `--admin-token` (not from `PETSPOT_ADMIN_TOKEN`).
+    let adminTokenFromCommandLine: Bool
     let profile: BackendProfile
     let concurrency: Int
     let maxRequests: Int
@@ -78,8 +80,9 @@ struct RunCommand: RunnerCommand {
         self.baseURL = baseURL
         cases = try parsed.int("--cases", default: 20, in: 0...100_000)
         seed = try parsed.seed() ?? RunnerSeed.random()
-        let token = try parsed.nonEmpty("--admin-token") ?? environment["PETSPOT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        adminToken = token
+        let commandLineToken = try parsed.nonEmpty("--admin-token")
+        adminToken = commandLineToken ?? environment["PETSPOT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        adminTokenFromCommandLine = commandLineToken != nil
         profile = BackendProfile(rawValue: try parsed.choice("--profile", default: "production", among: BackendProfile.allCases.map(\.rawValue))) ?? .production
         concurrency = try parsed.int("--concurrency", default: 4, in: 1...64)
         maxRequests = try parsed.int("--max-requests", default: 2000, in: 1...10_000_000)
@@ -93,10 +96,21 @@ struct RunCommand: RunnerCommand {
         self.arguments = arguments
     }
 
+    /// The command that replays the run. A token from the environment is read from it again (no
+    /// flag); a token given with `--admin-token` is never printed: the line reads it from
+    /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it.
     var replayCommand: String {
-        var words = ["petspot-contracts", "run", "--base-url", baseURL.absoluteString, "--seed", String(seed), "--cases", String(cases), "--profile", profile.rawValue]
-        if adminToken != nil { words += ["--admin-token", "$PETSPOT_ADMIN_TOKEN"] }
-        return words.map { $0 == "$PETSPOT_ADMIN_TOKEN" ? "\"$PETSPOT_ADMIN_TOKEN\"" : shellQuoted($0) }.joined(separator: " ")
+        let words = ["petspot-contracts", "run", "--base-url", baseURL.absoluteString, "--seed", String(seed), "--cases", String(cases), "--profile", profile.rawValue]
+        let line = words.map(shellQuoted).joined(separator: " ")
+        return adminTokenFromCommandLine ? line + " --admin-token \"$PETSPOT_ADMIN_TOKEN\"" : line
+    }
+
+    /// For a token given with `--admin-token`: where the replay and curl lines take it from.
+    var adminTokenNote: String? {
+        adminTokenFromCommandLine
+            ? "the admin token was given with --admin-token and is never printed: the replay and curl lines read it from "
+                + "$PETSPOT_ADMIN_TOKEN, so set that variable to it before running them"
+            : nil
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
@@ -112,7 +126,7 @@ struct RunCommand: RunnerCommand {
         transport base: any AnnouncementTransport, output: RunnerOutput, interruption: RunInterruption = RunInterruption()
     ) async throws -> RunnerExitCode {
         let startedAt = Date()
-        output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue), seed \(seed) (replay: \(replayCommand))")
+        output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue); replay: \(replayCommand)")
         let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
         let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
@@ -129,6 +143,7 @@ struct RunCommand: RunnerCommand {
         try await ContractRegistry.checkAll(session)
         progress.finish()
         let hint = backend.noteFindings(recorder: recorder)
+        if let adminTokenNote { recorder.note(adminTokenNote) }
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption)
         let report = recorder.report(

@@ -188,7 +188,7 @@ extension ContractReport {
                 page.text("\(request.method) \(request.path)")
                 for header in request.headers { page.text("\n\(header.name): \(header.value)") }
                 if !request.body.isEmpty {
-                    page.text("\n\n" + _LineDiff.lines(of: request.body, sortingKeys: false).joined(separator: "\n"))
+                    page.text("\n\n" + LineDiff.lines(of: request.body, sortingKeys: false).joined(separator: "\n"))
                 }
                 page.raw("</pre>\n")
             }
@@ -227,7 +227,7 @@ extension ContractReport {
         case (let expected?, let actual?):
             page.raw("<h4>Expected vs actual</h4>\n<div class=\"diff\">\n")
             page.raw("<div class=\"legend\"><span class=\"removed\">&minus; expected</span> <span class=\"added\">+ actual</span></div>\n<pre>")
-            for line in _LineDiff.diff(expected: expected, actual: actual) {
+            for line in LineDiff.diff(expected: expected, actual: actual) {
                 let (kind, sign) = switch line.kind {
                 case .same: ("same", " ")
                 case .removed: ("removed", "-")
@@ -249,11 +249,11 @@ extension ContractReport {
             page.raw("</pre>\n</div>\n")
         case (let expected?, nil):
             page.raw("<h4>Expected</h4>\n<pre class=\"expected\">")
-            page.text(_LineDiff.lines(of: expected).joined(separator: "\n"))
+            page.text(LineDiff.lines(of: expected).joined(separator: "\n"))
             page.raw("</pre>\n")
         case (nil, let actual?):
             page.raw("<h4>Actual</h4>\n<pre class=\"actual\">")
-            page.text(_LineDiff.lines(of: actual).joined(separator: "\n"))
+            page.text(LineDiff.lines(of: actual).joined(separator: "\n"))
             page.raw("</pre>\n")
         case (nil, nil):
             break

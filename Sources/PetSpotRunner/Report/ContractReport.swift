@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 import PetSpotJSON
 
 /// The outcome of one run of `petspot-contracts`: every contract checked, grouped, with its
@@ -298,25 +299,52 @@ public struct Leftover: Sendable, Hashable {
 ///
 /// Contracts are declared first (so the report lists them in a stable order even when cases
 /// finish out of order), then every case is recorded as a pass or a failure.
-public final class ContractRecorder: @unchecked Sendable {
-    // Unchecked: every mutable member is guarded by `lock`.
+public final class ContractRecorder: Sendable {
     /// Failures kept in full per contract; further ones are only counted.
     public static let maxFailuresKept = 5
 
-    private let lock = NSLock()
-    private var groups: [GroupOutcome] = []
-    private var leftovers: [Leftover] = []
-    private var notes: [String] = []
-    private var coverage: BoundaryCoverage?
+    /// Everything recorded so far.
+    private struct Recording {
+        var groups: [GroupOutcome] = []
+        var leftovers: [Leftover] = []
+        var notes: [String] = []
+        var coverage: BoundaryCoverage?
+        var replay: String?
+        /// Per group, when its last case was recorded (or the group was first seen).
+        var groupClocks: [String: ContinuousClock.Instant] = [:]
+        /// Per group and contract, the wall-clock time between each of its cases and the group's
+        /// previous event: the duration of contracts whose callers do not measure their own.
+        var attributedSeconds: [String: [String: Double]] = [:]
+
+        /// The positions of `contract` in `group`, both added when new.
+        mutating func indices(_ group: String, _ contract: String) -> (Int, Int) {
+            let g: Int
+            if let index = groups.firstIndex(where: { $0.name == group }) {
+                g = index
+            } else {
+                groupClocks[group] = ContinuousClock.now
+                groups.append(GroupOutcome(name: group))
+                g = groups.count - 1
+            }
+            if let c = groups[g].contracts.firstIndex(where: { $0.name == contract }) { return (g, c) }
+            groups[g].contracts.append(ContractOutcome(name: contract))
+            return (g, groups[g].contracts.count - 1)
+        }
+
+        /// Charges `contract` the time since its group's previous event.
+        mutating func tick(_ group: String, _ contract: String) {
+            let now = ContinuousClock.now
+            let elapsed = now - (groupClocks[group] ?? now)
+            groupClocks[group] = now
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            attributedSeconds[group, default: [:]][contract, default: 0] += seconds
+        }
+    }
+
+    private let recording = Locked(Recording())
     /// The secrets the run learns; ``report(command:arguments:target:seed:startedAt:)`` redacts
     /// the whole report with them (``ContractReport/sanitized(by:)``).
     package let secrets: SecretStore
-    private var replay: String?
-    /// Per group, when its last case was recorded (or the group was first seen).
-    private var groupClocks: [String: ContinuousClock.Instant] = [:]
-    /// Per group and contract, the wall-clock time between each of its cases and the group's
-    /// previous event: the duration of contracts whose callers do not measure their own.
-    private var attributedSeconds: [String: [String: Double]] = [:]
 
     /// An empty recorder.
     public init() {
@@ -330,31 +358,31 @@ public final class ContractRecorder: @unchecked Sendable {
 
     /// Declares a contract (idempotent), so it is reported even if no case runs.
     public func declare(group: String, contract: String) {
-        lock.withLock { _ = indices(group, contract) }
+        recording.withLock { _ = $0.indices(group, contract) }
     }
 
     /// Records `count` passing cases.
     ///
     /// Without `seconds`, the contract is charged the time since its group's previous case.
     public func pass(group: String, contract: String, count: Int = 1, seconds: Double = 0) {
-        lock.withLock {
-            let (g, c) = indices(group, contract)
-            tick(group, contract)
-            groups[g].contracts[c].casesRun += count
-            groups[g].contracts[c].durationSeconds += seconds
+        recording.withLock { recording in
+            let (g, c) = recording.indices(group, contract)
+            recording.tick(group, contract)
+            recording.groups[g].contracts[c].casesRun += count
+            recording.groups[g].contracts[c].durationSeconds += seconds
         }
     }
 
     /// Records one failing case.
     public func fail(group: String, contract: String, _ failure: ContractFailure, seconds: Double = 0) {
-        lock.withLock {
-            let (g, c) = indices(group, contract)
-            tick(group, contract)
-            groups[g].contracts[c].casesRun += 1
-            groups[g].contracts[c].casesFailed += 1
-            groups[g].contracts[c].durationSeconds += seconds
-            if groups[g].contracts[c].failures.count < Self.maxFailuresKept {
-                groups[g].contracts[c].failures.append(failure)
+        recording.withLock { recording in
+            let (g, c) = recording.indices(group, contract)
+            recording.tick(group, contract)
+            recording.groups[g].contracts[c].casesRun += 1
+            recording.groups[g].contracts[c].casesFailed += 1
+            recording.groups[g].contracts[c].durationSeconds += seconds
+            if recording.groups[g].contracts[c].failures.count < Self.maxFailuresKept {
+                recording.groups[g].contracts[c].failures.append(failure)
             }
         }
     }
@@ -364,47 +392,47 @@ public final class ContractRecorder: @unchecked Sendable {
     public func record(
         group: String, contract: String, casesRun: Int, casesFailed: Int, failures: [ContractFailure], seconds: Double = 0
     ) {
-        lock.withLock {
-            let (g, c) = indices(group, contract)
-            groups[g].contracts[c].casesRun += casesRun
-            groups[g].contracts[c].casesFailed += casesFailed
-            groups[g].contracts[c].durationSeconds += seconds
-            groups[g].contracts[c].failures += failures
+        recording.withLock { recording in
+            let (g, c) = recording.indices(group, contract)
+            recording.groups[g].contracts[c].casesRun += casesRun
+            recording.groups[g].contracts[c].casesFailed += casesFailed
+            recording.groups[g].contracts[c].durationSeconds += seconds
+            recording.groups[g].contracts[c].failures += failures
         }
     }
 
     /// Sets the boundary coverage shown in the report.
     public func setCoverage(_ coverage: BoundaryCoverage) {
-        lock.withLock { self.coverage = coverage }
+        recording.withLock { $0.coverage = coverage }
     }
 
     /// Marks a contract as skipped with a reason.
     public func skip(group: String, contract: String, reason: String) {
-        lock.withLock {
-            let (g, c) = indices(group, contract)
-            tick(group, contract)
-            groups[g].contracts[c].skipReason = reason
+        recording.withLock { recording in
+            let (g, c) = recording.indices(group, contract)
+            recording.tick(group, contract)
+            recording.groups[g].contracts[c].skipReason = reason
         }
     }
 
     /// Records an announcement left on the target.
     public func leave(_ leftover: Leftover) {
-        lock.withLock { leftovers.append(leftover) }
+        recording.withLock { $0.leftovers.append(leftover) }
     }
 
     /// Sets the command line that replays the run.
     public func setReplay(_ line: String) {
-        lock.withLock { replay = line }
+        recording.withLock { $0.replay = line }
     }
 
     /// Adds a remark to the report.
     public func note(_ text: String) {
-        lock.withLock { notes.append(text) }
+        recording.withLock { $0.notes.append(text) }
     }
 
     /// Failing cases so far, over every contract.
     public var failureCount: Int {
-        lock.withLock { groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
+        recording.withLock { $0.groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
     }
 
     /// The report of everything recorded, redacted with every secret learnt and made safe to
@@ -412,13 +440,13 @@ public final class ContractRecorder: @unchecked Sendable {
     public func report(
         command: String, arguments: [String], target: String, seed: UInt64?, startedAt: Date
     ) -> ContractReport {
-        let recorded = lock.withLock {
+        let recorded = recording.withLock { recording in
             var report = ContractReport(
                 command: command, arguments: arguments, target: target, seed: seed, startedAt: startedAt,
-                durationSeconds: Date().timeIntervalSince(startedAt), groups: groups, leftovers: leftovers, notes: notes,
-                coverage: coverage)
-            report.replay = replay
-            report.completeTimesAndSeeds(attributedSeconds: attributedSeconds)
+                durationSeconds: Date().timeIntervalSince(startedAt), groups: recording.groups, leftovers: recording.leftovers,
+                notes: recording.notes, coverage: recording.coverage)
+            report.replay = recording.replay
+            report.completeTimesAndSeeds(attributedSeconds: recording.attributedSeconds)
             return report
         }
         return recorded.sanitized(by: secrets.redactor)
@@ -426,31 +454,8 @@ public final class ContractRecorder: @unchecked Sendable {
 
     /// Totals of everything recorded so far (nothing rendered, nothing redacted).
     package var summary: ContractReport.Summary {
-        let groups = lock.withLock { self.groups }
+        let groups = recording.withLock { $0.groups }
         return ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: groups).summary
-    }
-
-    /// Charges `contract` the time since its group's previous event (guarded by `lock`).
-    private func tick(_ group: String, _ contract: String) {
-        let now = ContinuousClock.now
-        let elapsed = now - (groupClocks[group] ?? now)
-        groupClocks[group] = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        attributedSeconds[group, default: [:]][contract, default: 0] += seconds
-    }
-
-    private func indices(_ group: String, _ contract: String) -> (Int, Int) {
-        let g: Int
-        if let index = groups.firstIndex(where: { $0.name == group }) {
-            g = index
-        } else {
-            groupClocks[group] = ContinuousClock.now
-            groups.append(GroupOutcome(name: group))
-            g = groups.count - 1
-        }
-        if let c = groups[g].contracts.firstIndex(where: { $0.name == contract }) { return (g, c) }
-        groups[g].contracts.append(ContractOutcome(name: contract))
-        return (g, groups[g].contracts.count - 1)
     }
 }
 

@@ -34,6 +34,12 @@ struct SubmissionContracts: ContractGroup {
             session.recorder.skip(group: name, contract: Self.delete, reason: "no --admin-token given")
         }
         let reports = await backend.submissions()
+        if reports.count < session.cases {
+            session.recorder.note(
+                "submission: \(reports.count) of \(session.cases) generated flow cases were submitted by the flow code (the others "
+                    + "are blocked at a step, as the rules require); each submitted report is created, its photo uploaded, "
+                    + "then read back, listed and deleted")
+        }
         await forEachConcurrently(reports, limit: backend.serverClock == nil ? backend.concurrency : 1) { report in
             backend.serverClock?(report.flowCase.context.now)
             await submit(report, session: session, backend: backend)

@@ -7,7 +7,7 @@ import PetSpotJSON
 /// keys, so two bodies that differ in one member differ in one line. The diff is the longest
 /// common subsequence of lines; a removed line followed by an added one that shares a beginning
 /// or an end with it also marks the span where the two differ (``Line/changed``).
-enum _LineDiff {
+enum LineDiff {
     /// One line of the diff.
     struct Line: Equatable {
         /// Whether the line is in both, only in the expected answer, or only in the actual one.

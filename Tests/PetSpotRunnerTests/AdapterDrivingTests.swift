@@ -230,6 +230,9 @@ struct AdapterDrivingTests {
         let result = await runTool(["check", "--sut", "/nonexistent/adapter-binary", "--cases", "3", "--no-mock", "--no-progress"])
         #expect(result.status == 2)
         #expect(result.err.contains("could not be run"))
+        // The shell's own complaint comes through the command's output (captured here), not
+        // straight to the test process's standard error.
+        #expect(result.err.contains("adapter: /bin/sh: "), "\(result.err)")
     }
 
     @Test("answers are decoded strictly")

@@ -55,10 +55,16 @@ public final class AdapterOracle: FlowOracle, Sendable {
 
     private let state = Locked(State())
 
-    /// An oracle for `command` with a per-answer `timeout` in seconds.
-    public init(command: String, timeout: Double) {
+    /// Where each line of the adapter's standard error goes (escaped, prefixed `adapter: `).
+    private let relayError: @Sendable (String) -> Void
+
+    /// An oracle for `command` with a per-answer `timeout` in seconds; the adapter's standard
+    /// error goes to ours, or to `relayError` (`check` passes its output, so a captured run
+    /// captures it too).
+    public init(command: String, timeout: Double, relayError: (@Sendable (String) -> Void)? = nil) {
         self.command = command
         self.timeout = timeout
+        self.relayError = relayError ?? AdapterProcess.writeErrorLine
     }
 
     /// `adapter: COMMAND`.
@@ -114,7 +120,7 @@ public final class AdapterOracle: FlowOracle, Sendable {
         if state.starts > 0 { state.restarts += 1 }
         if state.restarts > Self.maxRestarts { throw .gaveUp(restarts: Self.maxRestarts) }
         state.starts += 1
-        let started = try AdapterProcess(command: command)
+        let started = try AdapterProcess(command: command, relayError: relayError)
         state.process = started
         return started
     }

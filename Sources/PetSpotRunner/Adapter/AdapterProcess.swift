@@ -66,8 +66,9 @@ final class AdapterProcess: Sendable {
     /// would outlive the runner).
     private static let registry = Locked<(groups: Set<pid_t>, closed: Bool)>(([], false))
 
-    /// Starts `command` through `/bin/sh -c` in a new process group.
-    init(command: String) throws(AdapterProtocolError) {
+    /// Starts `command` through `/bin/sh -c` in a new process group; each line of its standard
+    /// error goes to `relayError`, escaped and prefixed `adapter: `.
+    init(command: String, relayError: @escaping @Sendable (String) -> Void = AdapterProcess.writeErrorLine) throws(AdapterProtocolError) {
         _ = signal(SIGPIPE, SIG_IGN)
         var pipes: [(read: Int32, write: Int32)] = []
         while pipes.count < 3 {
@@ -106,7 +107,7 @@ final class AdapterProcess: Sendable {
         let output = outputPipe.read, errors = errorPipe.read, state = self.state
         Self.startThread("petspot-adapter-reader") { Self.readAnswers(output, into: state) }
         Self.startThread("petspot-adapter-stderr") {
-            Self.relayErrors(errors)
+            Self.relayErrors(errors, to: relayError)
             state.withLock { $0.errorsRelayed = true }
         }
         Self.startThread("petspot-adapter-waiter") { Self.waitForExit(pid, into: state) }
@@ -224,7 +225,7 @@ final class AdapterProcess: Sendable {
 
     /// Relays the adapter's standard error to ours line by line, each line escaped and cut at
     /// ``DisplayText/maxBytes`` (its full length stated), at most ``maxRelayedErrorBytes`` in all.
-    private static func relayErrors(_ descriptor: Int32) {
+    private static func relayErrors(_ descriptor: Int32, to writeLine: (String) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var line: [UInt8] = []
         var lineLength = 0
@@ -238,12 +239,12 @@ final class AdapterProcess: Sendable {
             guard !silenced else { return }
             if relayed >= maxRelayedErrorBytes {
                 silenced = true
-                writeError("adapter: (more standard error from the adapter is not shown)\n")
+                writeLine("adapter: (more standard error from the adapter is not shown)")
                 return
             }
             let text = DisplayText.sanitized(String(decoding: line, as: UTF8.self), fullLength: lineLength)
             relayed += text.utf8.count
-            writeError("adapter: \(text)\n")
+            writeLine("adapter: \(text)")
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -262,9 +263,9 @@ final class AdapterProcess: Sendable {
         _ = close(descriptor)
     }
 
-    /// Writes `text` to our standard error with `write(2)`.
-    private static func writeError(_ text: String) {
-        let bytes = Array(text.utf8)
+    /// Writes `line` and a newline to our standard error with `write(2)`.
+    @Sendable static func writeErrorLine(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

@@ -89,7 +89,7 @@ struct CheckCommand: RunnerCommand {
         let startedAt = Date()
         output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
         let recorder = ContractRecorder()
-        let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout) }
+        let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
         let flows = FlowTarget(
             oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,

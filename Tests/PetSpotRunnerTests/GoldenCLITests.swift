@@ -41,6 +41,11 @@ struct GoldenCLITests {
 
     @Test("run against the mock with list-latitude-unchecked and delete-any-token-accepted planted fails (seed 5)")
     func failingBackend() async throws {
+        // In-process (RunCommand.execute through InProcessTransport): the same command line and
+        // renderings as over HTTP (the output matched an HTTP run against `mock --break` line for
+        // line), without a port or network timing. --concurrency 1: the default 4 gave the same
+        // output here, but a contract with several failures records them as requests complete,
+        // so one request at a time keeps their order fixed however loaded the machine is.
         let backend = MockBackend(
             profile: .strict, defects: [.listLatitudeUnchecked, .deleteAnyTokenAccepted], clock: serverClockAhead)
         let run = try await GoldenRun.backend(

@@ -21,9 +21,15 @@ import Testing
 
 @Suite("golden CLI output", .serialized)
 struct GoldenCLITests {
+    /// `--budget` only bounds the time of the flow cases: coverage decides their count, so a long
+    /// budget changes nothing but the replay line, and keeps a loaded machine (42 s seen for
+    /// this whole test under the full suite, against the default budget of 60 s) from failing
+    /// the coverage contract for lack of time.
+    static let budget = ["--budget", "600"]
+
     @Test("check against the reference model passes (seed 42, the default case count, with the in-process mock)")
     func passingCheck() async throws {
-        let run = try await GoldenRun.tool(["check", "--seed", "42", "--no-progress"])
+        let run = try await GoldenRun.tool(["check", "--seed", "42", "--no-progress"] + Self.budget)
         GoldenFiles.verify(run, as: "passing-check")
     }
 
@@ -34,7 +40,7 @@ struct GoldenCLITests {
         // --shrink-seconds only bounds the shrinker: the shrink ends well within it (59 steps), but
         // the default 5 s could cut it short on a loaded machine and change the shrunk case.
         let run = try await GoldenRun.tool(
-            ["check", "--sut", "\(adapter) --break status-lowercase", "--seed", "7", "--no-mock", "--shrink-seconds", "60", "--no-progress"],
+            ["check", "--sut", "\(adapter) --break status-lowercase", "--seed", "7", "--no-mock", "--shrink-seconds", "60", "--no-progress"] + Self.budget,
             replacing: [(buildDirectory, "<build>")])
         GoldenFiles.verify(run, as: "failing-adapter")
     }

@@ -148,7 +148,9 @@ let package = Package(
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotConcurrency", "PetSpotSchema",
                 "petspot-example-adapter", "petspot-contracts",
-            ]
+            ],
+            // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "PetSpotSchemaTests",

@@ -57,6 +57,8 @@ struct BackendRunTests {
         #expect(report["leftovers"]?.arrayValue?.isEmpty == true)
         #expect(server.backend.storedAnnouncementCount == 0, "everything created was deleted")
         #expect(!result.out.contains(MockBackend.defaultAdminToken))
+        // The deliberately wrong credentials the run sends are masked, never the tool's own name.
+        #expect(report["replay"]?.stringValue?.hasPrefix("petspot-contracts run ") == true, "\(String(describing: report["replay"]))")
         let submission = try #require(report["groups"]?.arrayValue?.first { $0["name"] == .string(SubmissionContracts().name) })
         let create = try #require(submission["contracts"]?.arrayValue?.first { $0["name"] == .string(SubmissionContracts.create) })
         #expect((create["casesRun"]?.numberValue?.intValue ?? 0) > 0)

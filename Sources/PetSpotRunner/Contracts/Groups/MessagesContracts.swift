@@ -110,7 +110,7 @@ struct MessagesContracts: ContractGroup {
             Case(contract: "photo, no Authorization: \"Authorization header is required\"", expected: unauthenticated("Authorization header is required"),
                  request: photo(authorization: { _, _ in nil })),
             Case(contract: "photo, Bearer: \"Invalid Authorization header format\"", expected: unauthenticated("Invalid Authorization header format"),
-                 request: photo(authorization: { _, _ in "Bearer petspot-contracts" })),
+                 request: photo(authorization: { _, _ in "Bearer not-a-photo-credential" })),
             Case(contract: "photo, not base64: \"Invalid Base64 encoding in Authorization header\"", expected: unauthenticated("Invalid Base64 encoding in Authorization header"),
                  request: photo(authorization: { _, _ in "Basic %%%not-base64%%%" })),
             Case(contract: "photo, no colon: \"Credentials must be in username:password format\"", expected: unauthenticated("Credentials must be in username:password format"),

@@ -38,9 +38,9 @@ public final class AdapterOracle: FlowOracle, Sendable {
     public static let maxRestarts = 3
 
     /// The command line, run with `/bin/sh -c`.
-    public let command: String
+    let command: String
     /// Seconds to wait for each answer.
-    public let timeout: Double
+    let timeout: Double
 
     /// Everything that changes, behind one lock; questions are asked one at a time.
     private struct State {
@@ -127,7 +127,7 @@ public final class AdapterOracle: FlowOracle, Sendable {
 
     /// When no question was ever answered and the first attempt ended with exit status 126 or
     /// 127 (the shell could not find or run the command): that status.
-    public var commandNotRunnable: Int32? {
+    var commandNotRunnable: Int32? {
         state.withLock { state in
             guard state.answered == 0, case .exited(let status)? = state.firstFailure, let status, status == 126 || status == 127 else {
                 return nil

@@ -89,7 +89,7 @@ public enum FlowAnswerChecks {
     public static let sameAsReferenceContract = "same outcome, step, fields and payload as the reference model"
 
     /// Fields the app keeps in its flow state but never sends.
-    public static let iOSOnlyKeys = Set(FieldTable.notSentKeys)
+    static let iOSOnlyKeys = Set(FieldTable.notSentKeys)
 
     /// The protocol contract: an answer came, well-formed, with the right id.
     public static func protocolFailure(_ exchange: FlowExchange) -> String? {

@@ -1,16 +1,16 @@
 /// One `--flag` a command accepts: its name, the value it takes (if any), its default and help.
-public struct OptionSpec: Sendable, Hashable {
+package struct OptionSpec: Sendable, Hashable {
     /// The flag, with its dashes: `--cases`.
-    public let name: String
+    let name: String
     /// The placeholder of its value (`N`, `URL`); `nil` for a switch that takes none.
-    public let valueName: String?
+    let valueName: String?
     /// The default, as shown in the usage text (`nil`: no default, or "none").
-    public let defaultText: String?
+    let defaultText: String?
     /// One sentence of help.
-    public let help: String
+    let help: String
 
     /// Creates an option description.
-    public init(_ name: String, value valueName: String? = nil, default defaultText: String? = nil, help: String) {
+    package init(_ name: String, value valueName: String? = nil, default defaultText: String? = nil, help: String) {
         self.name = name
         self.valueName = valueName
         self.defaultText = defaultText
@@ -20,41 +20,41 @@ public struct OptionSpec: Sendable, Hashable {
 
 extension OptionSpec {
     /// `--seed S`, shared by the commands that generate cases.
-    public static let seed = OptionSpec(
+    static let seed = OptionSpec(
         "--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run.")
     /// `--report-json FILE`.
-    public static let reportJSON = OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE.")
+    static let reportJSON = OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE.")
     /// `--junit FILE`.
-    public static let junit = OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE.")
+    static let junit = OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE.")
     /// `--no-progress`.
-    public static let noProgress = OptionSpec("--no-progress", help: "Do not write the live progress line on standard error.")
+    static let noProgress = OptionSpec("--no-progress", help: "Do not write the live progress line on standard error.")
 }
 
 /// A command of `petspot-contracts`: its name, summary, options and examples.
 ///
 /// The usage text printed by `--help` is rendered from this description, so the help and the
 /// parser can never disagree about which flags exist.
-public struct CommandSpec: Sendable, Hashable {
+package struct CommandSpec: Sendable, Hashable {
     /// The command word, e.g. `check`.
-    public let name: String
+    let name: String
     /// The synopsis after the command word, e.g. `[--cases N] [--seed S]`.
-    public let synopsis: String
+    let synopsis: String
     /// One line saying what the command does.
-    public let summary: String
+    let summary: String
     /// A paragraph of detail (may be empty).
-    public let discussion: String
+    let discussion: String
     /// The options, in the order the usage text lists them.
-    public let options: [OptionSpec]
+    let options: [OptionSpec]
     /// Example command lines.
-    public let examples: [String]
+    let examples: [String]
     /// The exit codes line of the usage text.
-    public let exitCodes: String
+    let exitCodes: String
 
     /// The exit codes of the commands that check contracts.
-    public static let contractExitCodes = RunnerExitCode.helpText
+    static let contractExitCodes = RunnerExitCode.helpText
 
     /// Creates a command description; `exitCodes` defaults to ``contractExitCodes``.
-    public init(
+    package init(
         name: String, synopsis: String, summary: String, discussion: String = "", options: [OptionSpec],
         examples: [String], exitCodes: String = CommandSpec.contractExitCodes
     ) {
@@ -68,12 +68,12 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     /// The option named `name`, if this command has it.
-    public func option(named name: String) -> OptionSpec? {
+    func option(named name: String) -> OptionSpec? {
         options.first { $0.name == name }
     }
 
     /// The usage text: synopsis, summary, every option with its value, default and help, examples.
-    public var usage: String {
+    var usage: String {
         var lines = ["USAGE: petspot-contracts \(name) \(synopsis)", "", summary]
         if !discussion.isEmpty { lines += ["", discussion] }
         lines += ["", "OPTIONS:"]

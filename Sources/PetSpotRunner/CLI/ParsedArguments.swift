@@ -12,18 +12,18 @@ import Darwin
 ///
 /// Accepts `--flag value` and `--flag=value`; a switch takes no value. An unknown flag is a
 /// usage error with a "did you mean" suggestion; a flag given twice keeps the last value.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
     /// The command the arguments were parsed for.
-    public let command: CommandSpec
+    let command: CommandSpec
     /// Values by flag name (switches map to the empty string).
-    public private(set) var values: [String: String] = [:]
+    private(set) var values: [String: String] = [:]
     /// Whether `--help` was given.
-    public var wantsHelp: Bool { values["--help"] != nil }
+    var wantsHelp: Bool { values["--help"] != nil }
 
     /// Parses `arguments` (the words after the command) for `command`.
     ///
     /// - Throws: ``RunnerError`` (usage) for an unknown flag, a stray word or a missing value.
-    public init(_ arguments: [String], for command: CommandSpec) throws(RunnerError) {
+    init(_ arguments: [String], for command: CommandSpec) throws(RunnerError) {
         self.command = command
         var index = 0
         while index < arguments.count {
@@ -66,13 +66,13 @@ public struct ParsedArguments: Sendable {
     }
 
     /// The raw value of `name`, if given.
-    public func string(_ name: String) -> String? { values[name] }
+    func string(_ name: String) -> String? { values[name] }
 
     /// Whether the switch `name` was given.
-    public func flag(_ name: String) -> Bool { values[name] != nil }
+    func flag(_ name: String) -> Bool { values[name] != nil }
 
     /// An integer option within `range`, or `defaultValue` when absent.
-    public func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(RunnerError) -> Int {
+    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(RunnerError) -> Int {
         guard let text = values[name] else { return defaultValue }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
             throw .usage("invalid value '\(text)' for \(name): expected a whole number from \(range.lowerBound) to \(range.upperBound)", command: command.name)
@@ -81,7 +81,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A duration in seconds within `range`, or `defaultValue` when absent.
-    public func seconds(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(RunnerError) -> Double {
+    package func seconds(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(RunnerError) -> Double {
         guard let text = values[name] else { return defaultValue }
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value) else {
             throw .usage("invalid value '\(text)' for \(name): expected seconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))", command: command.name)
@@ -90,7 +90,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A seed (decimal or `0x` hexadecimal UInt64), or `nil` when absent.
-    public func seed(_ name: String = "--seed") throws(RunnerError) -> UInt64? {
+    func seed(_ name: String = "--seed") throws(RunnerError) -> UInt64? {
         guard let text = values[name] else { return nil }
         guard let seed = RunnerSeed.parse(text) else {
             throw .usage("invalid value '\(text)' for \(name): expected a decimal or 0x-hexadecimal 64-bit number", command: command.name)
@@ -99,7 +99,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A value from a fixed set, or `defaultValue` when absent.
-    public func choice(_ name: String, default defaultValue: String, among allowed: [String]) throws(RunnerError) -> String {
+    func choice(_ name: String, default defaultValue: String, among allowed: [String]) throws(RunnerError) -> String {
         guard let text = values[name] else { return defaultValue }
         guard allowed.contains(text) else {
             var message = "invalid value '\(text)' for \(name): expected one of \(allowed.joined(separator: ", "))"
@@ -110,7 +110,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A non-empty text value, or `nil` when absent.
-    public func nonEmpty(_ name: String) throws(RunnerError) -> String? {
+    package func nonEmpty(_ name: String) throws(RunnerError) -> String? {
         guard let text = values[name] else { return nil }
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .usage("option \(name) needs a non-empty value", command: command.name)
@@ -126,7 +126,7 @@ public struct ParsedArguments: Sendable {
     /// contracts send their own `Authorization` headers) and never prints them; read them with
     /// ``baseURLCredentials(_:)`` to mask them. Anything else is refused here, with the byte or
     /// part at fault named, so that a URL accepted here is one the transport can use.
-    public func baseURL(_ name: String) throws(RunnerError) -> URL? {
+    func baseURL(_ name: String) throws(RunnerError) -> URL? {
         guard let text = values[name] else { return nil }
         let shown = DisplayText.sanitized(text, maxBytes: 200)
         func invalid(_ reason: String) -> RunnerError {
@@ -225,7 +225,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// The closest candidate to `word` (edit distance at most 3, or a shared prefix), if any.
-    public static func suggestion(for word: String, among candidates: [String]) -> String? {
+    static func suggestion(for word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, editDistance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         if best.1 <= max(1, min(3, word.count / 3 + 1)) { return best.0 }
@@ -256,14 +256,14 @@ public struct ParsedArguments: Sendable {
 }
 
 /// Seeds as the command line reads and prints them.
-public enum RunnerSeed {
+enum RunnerSeed {
     /// Parses a decimal or `0x`-hexadecimal UInt64.
-    public static func parse(_ text: String) -> UInt64? {
+    static func parse(_ text: String) -> UInt64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") { return UInt64(trimmed.dropFirst(2), radix: 16) }
         return UInt64(trimmed)
     }
 
     /// A fresh random seed.
-    public static func random() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
+    static func random() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
 }

@@ -2,10 +2,10 @@ import Foundation
 
 extension OptionSpec {
     /// `--report-html FILE`.
-    public static let reportHTML = OptionSpec(
+    static let reportHTML = OptionSpec(
         "--report-html", value: "FILE", help: "Also write a self-contained HTML report to FILE (no network needed to view it).")
     /// `--github-annotations`.
-    public static let githubAnnotations = OptionSpec(
+    static let githubAnnotations = OptionSpec(
         "--github-annotations", default: "on when GITHUB_ACTIONS=true",
         help: "Print each failure as a GitHub Actions ::error annotation after the report.")
 }

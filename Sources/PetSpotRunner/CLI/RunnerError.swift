@@ -21,7 +21,7 @@ public enum RunnerExitCode: Int32, Sendable, CaseIterable {
     case terminated = 143
 
     /// The exit codes in one line, as `--help` and the overview print them.
-    public static let helpText = "EXIT CODES: 0 all contracts hold, 1 a contract failed (or run checked fewer than half of its contracts), "
+    static let helpText = "EXIT CODES: 0 all contracts hold, 1 a contract failed (or run checked fewer than half of its contracts), "
         + "2 usage or configuration error, 3 target unreachable, 130/143 interrupted by SIGINT/SIGTERM."
 }
 
@@ -51,24 +51,24 @@ public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error of `kind` with a one-line `message` (line breaks become spaces, other
     /// control characters are escaped, and it is cut after 2 KiB).
-    public init(_ kind: Kind, _ message: String, command: String? = nil) {
+    init(_ kind: Kind, _ message: String, command: String? = nil) {
         self.kind = kind
         self.message = DisplayText.sanitized(message.replacingOccurrences(of: "\n", with: " "), maxBytes: 2048)
         self.command = command
     }
 
     /// A usage error.
-    public static func usage(_ message: String, command: String? = nil) -> RunnerError {
+    package static func usage(_ message: String, command: String? = nil) -> RunnerError {
         RunnerError(.usage, message, command: command)
     }
 
     /// A configuration error.
-    public static func configuration(_ message: String, command: String? = nil) -> RunnerError {
+    package static func configuration(_ message: String, command: String? = nil) -> RunnerError {
         RunnerError(.configuration, message, command: command)
     }
 
     /// An unreachable target.
-    public static func unreachable(_ message: String) -> RunnerError {
+    static func unreachable(_ message: String) -> RunnerError {
         RunnerError(.unreachable, message)
     }
 

@@ -21,10 +21,10 @@ public final class RunnerOutput: Sendable {
     /// Whether output is captured (tests) rather than written.
     private let captures: Bool
     /// Whether standard error is a terminal (a live progress line with `\r` is then used).
-    public let errorIsTerminal: Bool
+    let errorIsTerminal: Bool
     /// Whether this is the process's own standard output and error (``standard()``): a command
     /// writing there owns the process and handles its signals.
-    public var ownsProcess: Bool { !captures }
+    var ownsProcess: Bool { !captures }
 
     /// Output to the process's standard output and standard error.
     public static func standard() -> RunnerOutput {
@@ -63,21 +63,21 @@ public final class RunnerOutput: Sendable {
     }
 
     /// Writes `text` and a newline to standard output.
-    public func line(_ text: String = "") {
+    package func line(_ text: String = "") {
         captured.withLock { captured in
             if captures { captured.out += text + "\n" } else { writeOut(text + "\n") }
         }
     }
 
     /// Writes `text` and a newline to standard error.
-    public func errorLine(_ text: String) {
+    package func errorLine(_ text: String) {
         captured.withLock { captured in
             if captures { captured.error += text + "\n" } else { writeError(text + "\n") }
         }
     }
 
     /// Writes `text` as-is to standard error (for the `\r` progress line).
-    public func errorRaw(_ text: String) {
+    func errorRaw(_ text: String) {
         captured.withLock { captured in
             if captures { captured.error += text } else { writeError(text) }
         }
@@ -95,7 +95,7 @@ public final class RunnerOutput: Sendable {
 /// On a terminal the line is rewritten in place with `\r` at most ten times a second; otherwise
 /// (CI logs) a plain line is written at most every five seconds. Nothing is written during the
 /// first second, so short runs stay quiet.
-public final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     /// What advances and redraws change.
     private struct Counts: Sendable {
         /// When the line was last drawn.
@@ -122,7 +122,7 @@ public final class ProgressLine: Sendable {
     private let enabled: Bool
 
     /// A progress line for `total` units of work labelled `label`.
-    public init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true) {
+    init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true) {
         self.output = output
         self.label = label
         self.total = total
@@ -133,7 +133,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// Counts `count` more units done, `failed` of them failed, and redraws when due.
-    public func advance(by count: Int = 1, failed: Int = 0) {
+    func advance(by count: Int = 1, failed: Int = 0) {
         counts.withLock { counts in
             counts.done += count
             counts.failures += failed
@@ -154,7 +154,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// Clears the in-place line (terminals) before the summary is printed.
-    public func finish() {
+    func finish() {
         counts.withLock { counts in
             if counts.wroteInPlace { output.errorRaw("\r\u{1B}[K") }
             counts.wroteInPlace = false

@@ -16,7 +16,7 @@ public struct ContractSchemas: Sendable {
     private let compiled: [ContractSchemaName: CompiledSchema]
 
     /// Loads and compiles the contract.
-    public static func load() throws(RunnerError) -> ContractSchemas {
+    static func load() throws(RunnerError) -> ContractSchemas {
         let documents: ContractDocuments
         do {
             documents = try ContractDocuments.load()

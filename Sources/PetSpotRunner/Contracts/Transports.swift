@@ -16,7 +16,7 @@ import PetSpotModel
 /// Every request and answer passes through ``secrets``: the credentials sent and the passwords
 /// handed out are learnt there, and the report is redacted with them
 /// (``ContractReport/sanitized(by:)``).
-public final class BudgetedTransport: AnnouncementTransport, Sendable {
+package final class BudgetedTransport: AnnouncementTransport, Sendable {
     /// Requests reserved, why reservations stop (if they do), whether the budget refused one.
     private struct State: Sendable {
         /// Requests reserved.
@@ -32,12 +32,12 @@ public final class BudgetedTransport: AnnouncementTransport, Sendable {
     /// The budget's state.
     private let state = Locked(State())
     /// The most requests ``send(_:)`` lets through.
-    public let limit: Int
+    let limit: Int
     /// Where the credentials sent and the passwords received are learnt.
     package let secrets: SecretStore
 
     /// Wraps `base` with a budget of `limit` requests.
-    public convenience init(_ base: any AnnouncementTransport, limit: Int) {
+    convenience init(_ base: any AnnouncementTransport, limit: Int) {
         self.init(base, limit: limit, secrets: SecretStore())
     }
 
@@ -49,11 +49,11 @@ public final class BudgetedTransport: AnnouncementTransport, Sendable {
     }
 
     /// Requests sent so far.
-    public var requestsSent: Int { state.withLock { $0.used } }
+    var requestsSent: Int { state.withLock { $0.used } }
 
     /// Reserves `count` requests; `false` (and nothing reserved) when the budget cannot cover
     /// them or the run was stopped.
-    public func reserve(_ count: Int) -> Bool {
+    func reserve(_ count: Int) -> Bool {
         state.withLock { state in
             guard state.stopReason == nil else { return false }
             guard state.used + count <= limit else {
@@ -86,12 +86,12 @@ public final class BudgetedTransport: AnnouncementTransport, Sendable {
     }
 
     /// Sends a request already covered by ``reserve(_:)``.
-    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         try await learning(request)
     }
 
     /// Sends a cleanup request outside the budget.
-    public func sendUnbudgeted(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+    func sendUnbudgeted(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         try await learning(request)
     }
 
@@ -106,13 +106,13 @@ public final class BudgetedTransport: AnnouncementTransport, Sendable {
 
 /// A transport that remembers every exchange, so a contract can report the exact request and
 /// answer behind a failure.
-public final class RecordingTransport: AnnouncementTransport, Sendable {
+package final class RecordingTransport: AnnouncementTransport, Sendable {
     /// One request and its answer (or transport error).
-    public struct Exchange: Sendable {
+    package struct Exchange: Sendable {
         /// The request.
-        public var request: TransportRequest
+        package var request: TransportRequest
         /// The answer, or why there is none.
-        public var response: Result<TransportResponse, TransportError>
+        package var response: Result<TransportResponse, TransportError>
     }
 
     /// The transport wrapped.
@@ -121,15 +121,15 @@ public final class RecordingTransport: AnnouncementTransport, Sendable {
     private let log = Locked<[Exchange]>([])
 
     /// Records the exchanges sent through `base`.
-    public init(_ base: any AnnouncementTransport) {
+    init(_ base: any AnnouncementTransport) {
         self.base = base
     }
 
     /// The exchanges so far, in order.
-    public var exchanges: [Exchange] { log.withLock { $0 } }
+    var exchanges: [Exchange] { log.withLock { $0 } }
 
     /// Sends and records.
-    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         do {
             let response = try await base.send(request)
             log.withLock { $0.append(Exchange(request: request, response: .success(response))) }

@@ -26,38 +26,38 @@ import PetSpotModel
 ///
 /// Cost: building a redactor is linear in the secrets; ``scrub(_:)`` is linear in the text (one
 /// table look-up per byte), whatever the number of secrets.
-public struct Redactor: Sendable, Hashable {
+package struct Redactor: Sendable, Hashable {
     /// What a secret is replaced with.
-    public static let mask = "******"
+    static let mask = "******"
     /// JSON keys whose values are secrets.
-    public static let secretKeys: Set<String> = ["managementPassword", "password", "adminToken", "token"]
+    static let secretKeys: Set<String> = ["managementPassword", "password", "adminToken", "token"]
     /// Header names whose values are credentials.
-    public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-admin-token"]
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-admin-token"]
     /// Command-line flags whose values are secrets.
-    public static let secretFlags: Set<String> = ["--admin-token"]
+    static let secretFlags: Set<String> = ["--admin-token"]
     /// Authorization schemes kept in front of a masked credential.
     static let schemes: Set<String> = ["basic", "bearer", "token", "digest"]
 
     /// The secrets masked, sorted, without repeats (empty strings are ignored).
-    public let secrets: [String]
+    let secrets: [String]
     /// The secrets, compiled for matching.
     private let matcher: SecretMatcher
 
     /// A redactor for these literal secrets.
-    public init(secrets: [String] = []) {
+    init(secrets: [String] = []) {
         let unique = Array(Set(secrets.filter { !$0.isEmpty })).sorted()
         self.secrets = unique
         matcher = SecretMatcher(unique)
     }
 
     /// Redactors are equal when they mask the same secrets.
-    public static func == (lhs: Redactor, rhs: Redactor) -> Bool { lhs.secrets == rhs.secrets }
+    package static func == (lhs: Redactor, rhs: Redactor) -> Bool { lhs.secrets == rhs.secrets }
 
     /// Hashes the secrets.
-    public func hash(into hasher: inout Hasher) { hasher.combine(secrets) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(secrets) }
 
     /// This redactor, also masking `secret` (a management password learnt during the run).
-    public func adding(_ secret: String) -> Redactor {
+    func adding(_ secret: String) -> Redactor {
         Redactor(secrets: secrets + [secret])
     }
 
@@ -76,11 +76,11 @@ public struct Redactor: Sendable, Hashable {
     package func prefixWindow(maxBytes: Int) -> Int { maxBytes + 4 * longestSecretBytes + 256 }
 
     /// Whether `value`, as a whole, is one of the secrets.
-    public func isSecret(_ value: String) -> Bool { matcher.whole.contains(value) }
+    func isSecret(_ value: String) -> Bool { matcher.whole.contains(value) }
 
     /// `text` with every secret masked: substrings (4+ characters, every encoding), whole values
     /// of any length, and URL credentials.
-    public func scrub(_ text: String) -> String {
+    func scrub(_ text: String) -> String {
         if text.isEmpty { return text }
         var bytes = Array(text.utf8)
         var changed = false
@@ -101,7 +101,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// A header value as it may be shown: credentials keep their scheme only; a value that is a
     /// secret is masked whole; anything else is scrubbed.
-    public func header(name: String, value: String) -> String {
+    func header(name: String, value: String) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if Self.secretHeaders.contains(name.lowercased()) {
             if let space = trimmed.firstIndex(of: " ") {
@@ -121,7 +121,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// A JSON value with every secret key's value masked and every string that is a secret (or
     /// contains one) masked, at any depth.
-    public func json(_ value: JSONValue) -> JSONValue {
+    func json(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
             var members: [JSONObject.Element] = []
@@ -143,7 +143,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A body as text: JSON redacted and compact, other text scrubbed, binary summarised.
-    public func body(_ data: Data, contentType: String? = nil) -> String {
+    func body(_ data: Data, contentType: String? = nil) -> String {
         if data.isEmpty { return "" }
         if let parsed = try? JSONValue.parse(data) { return json(parsed).serialized() }
         if let type = contentType?.lowercased(), type.hasPrefix("multipart/") {
@@ -156,7 +156,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A request as a report shows it.
-    public func request(_ request: TransportRequest) -> ReportedRequest {
+    func request(_ request: TransportRequest) -> ReportedRequest {
         ReportedRequest(
             method: request.method, path: scrub(request.path),
             headers: request.headers.map { ReportedHeader(name: $0.name, value: header(name: $0.name, value: $0.value)) },
@@ -164,14 +164,14 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// An answer as a report shows it: `STATUS body`.
-    public func response(_ response: TransportResponse) -> String {
+    func response(_ response: TransportResponse) -> String {
         let text = body(response.body, contentType: response.header("Content-Type"))
         return text.isEmpty ? "\(response.status) (empty body)" : "\(response.status) \(text)"
     }
 
     /// Command-line arguments with the values of secret flags masked, and every word that is a
     /// secret (or contains one, or a URL with credentials) masked.
-    public func arguments(_ arguments: [String]) -> [String] {
+    func arguments(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var maskNext = false
         for word in arguments {

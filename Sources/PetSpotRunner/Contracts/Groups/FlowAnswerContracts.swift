@@ -28,28 +28,33 @@ import PetSpotMockTransport
 /// coverage requirement and a generator give-up, each with its reason.
 public struct FlowContracts: Sendable {
     /// Who answers the cases.
-    public let oracle: any FlowOracle
+    let oracle: any FlowOracle
     /// Schema validators for submitted payloads (create-request first).
-    public let validators: [PayloadValidator]
+    let validators: [PayloadValidator]
     /// Makes the generator of cases (a new one per run, see ``FlowGenerators/boundaryCases()``).
-    public let makeGenerator: @Sendable () -> Gen<FlowCase>
+    let makeGenerator: @Sendable () -> Gen<FlowCase>
     /// Cases before coverage is judged (more run while a requirement is undecided, up to ten
     /// times as many).
-    public let cases: Int
+    let cases: Int
     /// The run's seed.
-    public let seed: UInt64
+    let seed: UInt64
     /// Seconds the shrinker may spend on one failure.
-    public let shrinkSeconds: Double
+    let shrinkSeconds: Double
     /// Seconds the exploration may take.
-    public let budgetSeconds: Double
+    let budgetSeconds: Double
     /// Distinct causes shrunk and shown at most.
-    public let maxFailures: Int
+    let maxFailures: Int
     /// The command line that replays this run.
-    public let replay: String
+    let replay: String
     /// Whether every submitted payload is also sent to a strict in-process mock (create only).
-    public let checksBackend: Bool
+    let checksBackend: Bool
 
-    /// Creates the contract set.
+    /// Creates the contract set: `oracle` answers the cases; `validators` check every submitted
+    /// payload (``ContractSchemas/payloadValidators``, or ``PayloadValidator/modelDecoder``);
+    /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each of at most
+    /// `maxFailures` distinct causes is shrunk for up to `shrinkSeconds`; `replay` is the command
+    /// line a failure names to replay the run; with `checksBackend`, every submitted payload is
+    /// also sent to a strict in-process mock.
     public init(
         oracle: any FlowOracle, validators: [PayloadValidator], makeGenerator: @escaping @Sendable () -> Gen<FlowCase> = FlowContracts.defaultGenerator,
         cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String,
@@ -73,7 +78,7 @@ public struct FlowContracts: Sendable {
     /// The share of cases each catalogue entry must reach, in percent: a sixth of the share the
     /// generator plants it in, so that a default run decides every requirement after about four
     /// cycles through the catalogue.
-    public static var requiredPercent: Double { FlowGenerators.scheduledShare / 6 }
+    static var requiredPercent: Double { FlowGenerators.scheduledShare / 6 }
 
     /// The contract that the strict mock creates every submitted report.
     public static let backendContract = "the strict mock answers 201 to every submitted payload"
@@ -175,9 +180,16 @@ public struct FlowContracts: Sendable {
     }
 
     /// Checks every contract, recording into `recorder` under `group`; synchronous (run it off
-    /// the cooperative thread pool: an adapter blocks on pipes).
+    /// the cooperative thread pool: an adapter blocks on pipes). Read the results with
+    /// ``ContractRecorder/report(command:arguments:target:seed:startedAt:)``.
     @discardableResult
-    public func run(group: String, recorder: ContractRecorder, progress: ProgressLine?) -> Outcome {
+    public func run(group: String, recorder: ContractRecorder) -> Outcome {
+        run(group: group, recorder: recorder, progress: nil)
+    }
+
+    /// ``run(group:recorder:)`` with `check`'s live progress line.
+    @discardableResult
+    package func run(group: String, recorder: ContractRecorder, progress: ProgressLine?) -> Outcome {
         for contract in contractNames { recorder.declare(group: group, contract: contract) }
         let start = ContinuousClock.now
         let cache = Locked<[FlowCase: Evaluation]>([:])

@@ -16,9 +16,9 @@ import PetSpotModel
 /// - `clientPayload` cases validate the kept payload against `client-payload.schema.json`.
 /// - `createRequest` cases send the kept body to a fresh in-process strict mock (when the run
 ///   uses one) and expect the strict answer, or the production one where they agree.
-public struct RegressionReplay: Sendable {
+package struct RegressionReplay: Sendable {
     /// The report group the cases are recorded under.
-    public static let group = "regressions (Contracts/catalog/regressions.json)"
+    static let group = "regressions (Contracts/catalog/regressions.json)"
 
     let catalog: RegressionCatalog
     let schemas: ContractSchemas
@@ -27,7 +27,7 @@ public struct RegressionReplay: Sendable {
 
     /// A replay of `catalog` through `oracle`, validating with `schemas`; `createRequest` cases
     /// run against an in-process strict mock only when `usesMock`.
-    public init(catalog: RegressionCatalog, schemas: ContractSchemas, oracle: any FlowOracle, usesMock: Bool) {
+    package init(catalog: RegressionCatalog, schemas: ContractSchemas, oracle: any FlowOracle, usesMock: Bool) {
         self.catalog = catalog
         self.schemas = schemas
         self.oracle = oracle
@@ -35,7 +35,7 @@ public struct RegressionReplay: Sendable {
     }
 
     /// Runs every case, one contract per case, into `recorder`.
-    public func run(recorder: ContractRecorder, replay: String) {
+    package func run(recorder: ContractRecorder, replay: String) {
         for regression in catalog.cases {
             let contract = "\(regression.id) (kept \(regression.addedOn))"
             switch failure(of: regression) {

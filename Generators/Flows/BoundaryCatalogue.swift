@@ -342,12 +342,13 @@ public enum BoundaryCatalogue {
     // MARK: Free text
 
     /// Text of exactly `count` characters: a drawn word repeated, with single spaces inside and
-    /// none at either end.
+    /// none at either end; a one-letter word is repeated without spaces, so that the simplest
+    /// such text (what shrinking ends at) is `aaa…a`.
     static func textOfLength(_ count: Int) -> Gen<String> {
         Gen.string(from: .asciiLowercase, length: 1...6).map { word in
             var characters: [Character] = []
             characters.reserveCapacity(count)
-            let pattern = Array(word + " ")
+            let pattern = Array(word.count == 1 ? word : word + " ")
             while characters.count < count { characters.append(pattern[characters.count % pattern.count]) }
             if count > 1, characters[count - 1] == " " { characters[count - 1] = "x" }
             return String(characters)

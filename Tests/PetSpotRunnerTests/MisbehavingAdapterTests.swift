@@ -161,7 +161,7 @@ struct MisbehavingAdapterTests {
         #expect(outcome.err.utf8.count < 20_000)
     }
 
-    @Test("SIGTERM or SIGINT to check stops the adapter's whole process group before the runner exits", arguments: [SIGTERM, SIGINT])
+    @Test("SIGTERM or SIGINT to check stops the adapter's whole process group and writes the report so far", arguments: [SIGTERM, SIGINT])
     func signalToCheck(signal: Int32) throws {
         let binary = try #require(ToolBinary.path)
         let adapter = try MisbehavingAdapter("")
@@ -178,9 +178,26 @@ struct MisbehavingAdapterTests {
         let outcome = child.wait(upTo: 10)
         #expect(outcome.status == 128 + signal, "\(outcome.err)")
         #expect(outcome.signal == nil, "the runner was killed by the signal instead of handling it")
-        #expect(outcome.err.contains("received: exiting now"))
+        #expect(outcome.err.contains("received: no new case is started"), "\(outcome.err)")
+        #expect(outcome.out.contains("note: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(outcome.out)")
+        #expect(outcome.out.contains("FAILED"), "an interrupted check never passes")
         #expect(outcome.seconds < 10)
         #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
+    }
+
+    @Test("SIGTERM to a long check against the reference model stops its flow cases and writes the report so far")
+    func signalToLongCheck() throws {
+        let binary = try #require(ToolBinary.path)
+        let child = try ChildProcess(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
+        usleep(1_500_000)
+        child.send(SIGTERM)
+        let outcome = child.wait(upTo: 30)
+        #expect(outcome.status == 143, "\(outcome.err)")
+        #expect(outcome.err.contains("SIGTERM received: no new case is started"))
+        #expect(outcome.out.contains("cases (cancelled)"), "the coverage contract says the run was stopped")
+        #expect(outcome.out.contains("note: interrupted by SIGTERM; not run: regressions"))
+        #expect(outcome.out.contains("FAILED"))
+        #expect(outcome.seconds < 20, "a run of 100,000 cases (minutes) was stopped")
     }
 
     @Test("an unwritable report path fails check before the adapter starts, not after the failures")

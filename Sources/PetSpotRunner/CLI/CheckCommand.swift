@@ -85,15 +85,30 @@ struct CheckCommand: RunnerCommand {
         return words.map(shellQuoted).joined(separator: " ")
     }
 
+    /// Runs the check; a first SIGINT or SIGTERM stops the flow cases (shrinking included) and
+    /// the groups not yet started, and the report so far is written (exit 130 or 143).
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
+        let interruption = RunInterruption(command: "check")
+        return try await SignalTrap.shared.with(.graceful { interruption.interrupt($0, output: output) }) {
+            try await execute(output: output, interruption: interruption)
+        }
+    }
+
+    /// Runs every group of the check, stopping early once `interruption` has a signal.
+    func execute(output: RunnerOutput, interruption: RunInterruption) async throws -> RunnerExitCode {
         let startedAt = Date()
+        // Interrupted: no new flow case starts and shrinking ends (the stop signal), then the
+        // adapters are stopped, which ends a question in flight (its answer is not counted).
+        let stopSignal = StopSignal()
+        interruption.onInterrupt { stopSignal.stop() }
+        if sut != nil { interruption.onInterrupt { AdapterProcess.terminateAll() } }
         output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
         let flows = FlowTarget(
             oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,
-            budgetSeconds: budgetSeconds, maxFailures: maxFailures)
+            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal)
         // Coverage decides the count: at most ten times --cases.
         let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
         let mock = usesMock
@@ -105,12 +120,21 @@ struct CheckCommand: RunnerCommand {
         // answers would pass on their own (the mock's catalogs, the kept schema cases) and let a
         // dead adapter print PASS lines, so they do not run.
         var notRun: [String] = []
+        var interrupted: [String] = []
         for group in ContractRegistry.groups where group.applies(to: session) {
+            if interruption.signal != nil {
+                interrupted.append(group.name)
+                continue
+            }
             if !(group is FlowAnswerContracts), let adapter, adapter.questionsAsked > 0, adapter.answeredCount == 0 {
                 notRun.append(group.name)
                 continue
             }
             try await group.check(session)
+        }
+        if let signal = interruption.signal {
+            recorder.note(
+                "interrupted by \(SignalTrap.name(signal))" + (interrupted.isEmpty ? "" : "; not run: \(interrupted.joined(separator: ", "))"))
         }
         await session.backend?.cleanUp(recorder: recorder)
         if !notRun.isEmpty {
@@ -120,7 +144,7 @@ struct CheckCommand: RunnerCommand {
             recorder.note("the in-process mock still holds \(mock.backend.storedAnnouncementCount) announcement(s) after cleanup")
         }
         if let adapter {
-            if let status = adapter.finish(), status != 0 {
+            if let status = adapter.finish(), status != 0, interruption.signal == nil {
                 recorder.fail(group: FlowAnswerContracts().name, contract: FlowAnswerChecks.protocolContract, ContractFailure(
                     message: "when its standard input closed the adapter exited with status \(status) (or did not exit within 2 s); expected exit status 0",
                     expected: "exit status 0 on end of input", actual: "exit status \(status)", seed: seed, replay: replayCommand))
@@ -135,7 +159,7 @@ struct CheckCommand: RunnerCommand {
         let report = recorder.report(
             command: "check", arguments: Redactor().arguments(arguments), target: oracle.name, seed: seed, startedAt: startedAt)
         try outputs.deliver(report, to: output, json: reportJSON, junit: junit)
-        return report.exitCode
+        return interruption.exitCode ?? report.exitCode
     }
 }
 

@@ -250,13 +250,30 @@ package final class RunInterruption: Sendable {
         var signal: Int32?
         /// The transports to stop.
         var transports: [BudgetedTransport] = []
+        /// What else to do, in order.
+        var actions: [@Sendable () -> Void] = []
     }
 
     /// The interruption's state.
     private let state = Locked(State())
 
+    /// The command interrupted, for the message (`run`, `check`).
+    private let command: String
+
     /// No interruption yet.
-    package init() {}
+    package init(command: String = "run") {
+        self.command = command
+    }
+
+    /// Runs `action` when the command is interrupted (at once if it was), after the transports
+    /// stop and the actions registered before it.
+    package func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+        let interrupted = state.withLock { state -> Bool in
+            state.actions.append(action)
+            return state.signal != nil
+        }
+        if interrupted { action() }
+    }
 
     /// Makes `transport` stop granting requests when the run is interrupted (at once if it was).
     package func stops(_ transport: BudgetedTransport) {
@@ -269,15 +286,16 @@ package final class RunInterruption: Sendable {
 
     /// Records `signal` (the first one counts), stops the transports and says so on `output`.
     package func interrupt(_ signal: Int32, output: RunnerOutput? = nil) {
-        let transports = state.withLock { state -> [BudgetedTransport]? in
+        let stopping = state.withLock { state -> (transports: [BudgetedTransport], actions: [@Sendable () -> Void])? in
             guard state.signal == nil else { return nil }
             state.signal = signal
-            return state.transports
+            return (state.transports, state.actions)
         }
-        guard let transports else { return }
-        for transport in transports { transport.stopGranting(because: Self.reason(signal)) }
+        guard let stopping else { return }
+        for transport in stopping.transports { transport.stopGranting(because: Self.reason(signal)) }
+        for action in stopping.actions { action() }
         output?.errorLine(
-            "petspot-contracts run: \(SignalTrap.name(signal)) received: no new case is started; cleaning up and writing the "
+            "petspot-contracts \(command): \(SignalTrap.name(signal)) received: no new case is started; cleaning up and writing the "
                 + "report so far (a second signal exits at once)")
     }
 

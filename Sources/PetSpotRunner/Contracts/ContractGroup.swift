@@ -118,12 +118,15 @@ package struct FlowTarget: Sendable {
     package let budgetSeconds: Double
     /// Distinct causes of failure shrunk and shown at most.
     package let maxFailures: Int
+    /// Stops the flow property runs early (an interrupted `check`), if given.
+    package let stopSignal: StopSignal?
 
     /// A flow target.
     package init(
         oracle: any FlowOracle, makeGenerator: @escaping @Sendable () -> Gen<FlowCase>, shrinkSeconds: Double, usesMock: Bool,
-        budgetSeconds: Double = 60, maxFailures: Int = 10
+        budgetSeconds: Double = 60, maxFailures: Int = 10, stopSignal: StopSignal? = nil
     ) {
+        self.stopSignal = stopSignal
         self.oracle = oracle
         self.makeGenerator = makeGenerator
         self.shrinkSeconds = shrinkSeconds

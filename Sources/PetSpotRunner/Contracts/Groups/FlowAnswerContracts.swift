@@ -48,18 +48,21 @@ public struct FlowContracts: Sendable {
     let replay: String
     /// Whether every submitted payload is also sent to a strict in-process mock (create only).
     let checksBackend: Bool
+    /// Ends the property runs early when stopped (exploring and shrinking alike).
+    let stopSignal: StopSignal?
 
     /// Creates the contract set: `oracle` answers the cases; `validators` check every submitted
     /// payload (``ContractSchemas/payloadValidators``, or ``PayloadValidator/modelDecoder``);
     /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each of at most
     /// `maxFailures` distinct causes is shrunk for up to `shrinkSeconds`; `replay` is the command
     /// line a failure names to replay the run; with `checksBackend`, every submitted payload is
-    /// also sent to a strict in-process mock.
+    /// also sent to a strict in-process mock; `stopSignal` ends the runs early when stopped.
     public init(
         oracle: any FlowOracle, validators: [PayloadValidator], makeGenerator: @escaping @Sendable () -> Gen<FlowCase> = FlowContracts.defaultGenerator,
         cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String,
-        checksBackend: Bool = true
+        checksBackend: Bool = true, stopSignal: StopSignal? = nil
     ) {
+        self.stopSignal = stopSignal
         self.checksBackend = checksBackend
         self.oracle = oracle
         self.validators = validators
@@ -174,9 +177,11 @@ public struct FlowContracts: Sendable {
     }
 
     private func configuration(shrinks: Bool) -> PropertyConfiguration {
-        PropertyConfiguration(
+        var configuration = PropertyConfiguration(
             cases: cases, seed: seed, shrinks: shrinks, maxShrinkSteps: 2_000, shrinkStallLimit: 300,
             shrinkTimeLimit: .milliseconds(Int64(shrinkSeconds * 1000)), readsEnvironment: false)
+        configuration.stopSignal = stopSignal
+        return configuration
     }
 
     /// Checks every contract, recording into `recorder` under `group`; synchronous (run it off
@@ -200,6 +205,8 @@ public struct FlowContracts: Sendable {
         let exploration = property("flow answers") { flowCase in
             if ContinuousClock.now - start > budget { throw BudgetReached() }
             let evaluation = evaluate(flowCase, cache: cache)
+            // A case answered while the run was being stopped may have been cut short: not counted.
+            if stopSignal?.isStopped == true { return true }
             for text in evaluation.labels { label(text) }
             state.withLock { state in
                 let index = state.cases
@@ -373,6 +380,8 @@ public struct FlowContracts: Sendable {
             shown = failure.shrunk
             if failure.shrunk != failure.original { original = failure.original }
             if failure.shrinkSteps > 0 { note = " (shrunk in \(failure.shrinkSteps) steps)" }
+        } else if stopSignal?.isStopped == true {
+            note = " (not shrunk: the run was interrupted)"
         } else {
             note = " (not shrunk: the first case could not be found again)"
         }
@@ -415,7 +424,7 @@ struct FlowAnswerContracts: ContractGroup {
         let contracts = FlowContracts(
             oracle: flows.oracle, validators: session.schemas.payloadValidators, makeGenerator: flows.makeGenerator,
             cases: session.cases, seed: session.seed, shrinkSeconds: flows.shrinkSeconds, budgetSeconds: flows.budgetSeconds,
-            maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock)
+            maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock, stopSignal: flows.stopSignal)
         let name = self.name
         _ = await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
         if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {

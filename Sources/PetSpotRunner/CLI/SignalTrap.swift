@@ -284,7 +284,8 @@ package final class RunInterruption: Sendable {
         if let signal { transport.stopGranting(because: Self.reason(signal)) }
     }
 
-    /// Records `signal` (the first one counts), stops the transports and says so on `output`.
+    /// Records `signal` (the first one counts), says so on `output`, stops the transports and runs
+    /// the registered actions.
     package func interrupt(_ signal: Int32, output: RunnerOutput? = nil) {
         let stopping = state.withLock { state -> (transports: [BudgetedTransport], actions: [@Sendable () -> Void])? in
             guard state.signal == nil else { return nil }
@@ -292,11 +293,12 @@ package final class RunInterruption: Sendable {
             return (state.transports, state.actions)
         }
         guard let stopping else { return }
-        for transport in stopping.transports { transport.stopGranting(because: Self.reason(signal)) }
-        for action in stopping.actions { action() }
+        // Said first: once the actions have run, the command may finish and exit at any moment.
         output?.errorLine(
             "petspot-contracts \(command): \(SignalTrap.name(signal)) received: no new case is started; cleaning up and writing the "
                 + "report so far (a second signal exits at once)")
+        for transport in stopping.transports { transport.stopGranting(because: Self.reason(signal)) }
+        for action in stopping.actions { action() }
     }
 
     /// Why reservations stop, for notes.

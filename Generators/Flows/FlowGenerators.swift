@@ -81,12 +81,18 @@ public enum FlowGenerators {
     /// Inputs whose dates are still relative to the user's latest allowed date.
     struct InputTemplate: Sendable {
         var inputs: ReportInputs
-        var relativeDates: [(field: ReportField, daysAfterToday: Int?)]
+        var relativeDates: [RelativeDate]
+
+        /// A date field drawn relative to today: `daysAfterToday` (`nil` for no date).
+        struct RelativeDate: Sendable {
+            let field: ReportField
+            let daysAfterToday: Int?
+        }
 
         /// The inputs with every relative date resolved against `today` (in place: the template
         /// is used once, so its storage is not copied).
         consuming func inputs(today: CalendarDate) -> ReportInputs {
-            for (field, days) in relativeDates { inputs[field] = days.map { .date(today.adding(days: $0)) } }
+            for date in relativeDates { inputs[date.field] = date.daysAfterToday.map { .date(today.adding(days: $0)) } }
             return inputs
         }
     }
@@ -110,13 +116,16 @@ public enum FlowGenerators {
     /// Every field of `flow`, drawn in screen order from its row's generator; fields of the
     /// other flow are left empty.
     static func inputTemplate(_ flow: ReportFlowKind, _ mood: InputMood) -> Gen<InputTemplate> {
-        let generators = flow.fields.map { (field: $0, gen: FieldGenerators.input($0.spec, mood)) }
+        // Two arrays rather than one of tuples: a tuple of a generator (a closure) makes the
+        // runtime look its metadata up on every draw.
+        let fields = flow.fields
+        let generators = fields.map { FieldGenerators.input($0.spec, mood) }
         return Gen { testCase in
             var template = InputTemplate(inputs: ReportInputs(), relativeDates: [])
-            for (field, gen) in generators {
-                switch try gen.draw(testCase) {
-                case .value(let value): template.inputs[field] = value
-                case .date(let days): template.relativeDates.append((field, days))
+            for index in fields.indices {
+                switch try generators[index].draw(testCase) {
+                case .value(let value): template.inputs[fields[index]] = value
+                case .date(let days): template.relativeDates.append(InputTemplate.RelativeDate(field: fields[index], daysAfterToday: days))
                 }
             }
             return template

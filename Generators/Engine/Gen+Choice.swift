@@ -9,6 +9,7 @@ extension Gen {
     }
 
     /// A generator that draws from one of `gens`, shrinking toward the first.
+    @inlinable
     public static func oneOf(_ gens: [Gen<Value>]) -> Gen<Value> {
         guard !gens.isEmpty else {
             return Gen { testCase in try testCase.reject("oneOf was given no generators") }
@@ -34,6 +35,7 @@ extension Gen {
     }
 
     /// A generator that draws from `gens` with probability proportional to their weights.
+    @inlinable
     public static func frequency(_ gens: [(weight: Int, gen: Gen<Value>)]) -> Gen<Value> {
         let weights = gens.map { UInt64(Swift.max(0, $0.weight)) }
         let total = weights.reduce(0, &+)

@@ -91,6 +91,7 @@ private final class DeferredDefinition<Value>: @unchecked Sendable {
 }
 
 /// Labels of spans: which generator shape drew them.
+@usableFromInline
 enum SpanLabel {
     /// Labels handed out to deferred generators, one per generator.
     private static let counter = Locked<UInt64>(0x5EED_0000)
@@ -105,6 +106,7 @@ enum SpanLabel {
 
     /// A label computed from a generator's shape (its kind and parameters), the same for every
     /// generator of that shape.
+    @usableFromInline
     static func mixing(_ parts: [UInt64]) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for part in parts {

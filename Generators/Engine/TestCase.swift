@@ -211,13 +211,13 @@ public final class TestCase {
     ///
     /// `start` is the index of the span's first choice, `contentStart` the first choice of its
     /// own draws (after an element's "another?" choice), and the span ends at the current choice.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     func recordSpan(_ kind: Span.Kind, label: UInt64 = 0, start: Int, contentStart: Int) {
         if recordsStructure { appendSpan(kind, label: label, start: start, contentStart: contentStart) }
     }
 
-    @inline(never)
-    private func appendSpan(_ kind: Span.Kind, label: UInt64, start: Int, contentStart: Int) {
+    @usableFromInline @inline(never)
+    func appendSpan(_ kind: Span.Kind, label: UInt64, start: Int, contentStart: Int) {
         state.spans.append(Span(kind: kind, label: label, start: start, contentStart: contentStart, end: state.recorded.count))
     }
 
@@ -302,8 +302,10 @@ struct DrawState {
 /// by one of its descendants, simplify a span's contents as a whole, and sort elements.
 /// Invariant: `start <= contentStart <= end`; spans nest (two spans are disjoint or one
 /// contains the other), because each is recorded when its generator returns.
+@usableFromInline
 struct Span: Hashable, Sendable {
     /// What drew the span.
+    @usableFromInline
     enum Kind: UInt8, Hashable, Sendable {
         /// A whole collection, from its first element (or "another?" choice) to its last choice.
         case collection

@@ -68,7 +68,7 @@ final class AdapterProcess: Sendable {
 
     /// Starts `command` through `/bin/sh -c` in a new process group; each line of its standard
     /// error goes to `relayError`, escaped and prefixed `adapter: `.
-    init(command: String, relayError: @escaping @Sendable (String) -> Void = AdapterProcess.writeErrorLine) throws(AdapterProtocolError) {
+    init(command: String, relayError: @escaping @Sendable (String) -> Void) throws(AdapterProtocolError) {
         _ = signal(SIGPIPE, SIG_IGN)
         var pipes: [(read: Int32, write: Int32)] = []
         while pipes.count < 3 {

@@ -100,8 +100,8 @@ struct CheckCommand: RunnerCommand {
         // Interrupted: no new flow case starts and shrinking ends (the stop signal), then the
         // adapters are stopped, which ends a question in flight (its answer is not counted).
         let stopSignal = StopSignal()
-        interruption.onInterrupt { stopSignal.stop() }
-        if sut != nil { interruption.onInterrupt { AdapterProcess.terminateAll() } }
+        interruption.onInterrupt { _ in stopSignal.stop() }
+        if sut != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
         output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }

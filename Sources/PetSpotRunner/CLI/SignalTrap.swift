@@ -240,18 +240,16 @@ package final class SignalTrap: Sendable {
     }
 }
 
-/// The interruption state of one `run`: the first SIGINT or SIGTERM stops the run's budgeted
-/// transports from starting new cases (``BudgetedTransport/stopGranting(because:)``); the signal
-/// chooses the exit code at the end.
+/// The interruption state of one `run` or `check`: the first SIGINT or SIGTERM runs the actions
+/// registered (`run`: its budgeted transports stop granting requests; `check`: its flow cases
+/// stop and its adapters are stopped); the signal chooses the exit code at the end.
 package final class RunInterruption: Sendable {
-    /// The signal received, and the transports to stop.
+    /// The signal received, and what to do on it.
     private struct State: Sendable {
         /// The first signal received.
         var signal: Int32?
-        /// The transports to stop.
-        var transports: [BudgetedTransport] = []
-        /// What else to do, in order.
-        var actions: [@Sendable () -> Void] = []
+        /// What to do on the signal, in order.
+        var actions: [@Sendable (Int32) -> Void] = []
     }
 
     /// The interruption's state.
@@ -265,40 +263,34 @@ package final class RunInterruption: Sendable {
         self.command = command
     }
 
-    /// Runs `action` when the command is interrupted (at once if it was), after the transports
-    /// stop and the actions registered before it.
-    package func onInterrupt(_ action: @escaping @Sendable () -> Void) {
-        let interrupted = state.withLock { state -> Bool in
+    /// Runs `action` with the signal when the command is interrupted (at once if it was), after
+    /// the actions registered before it.
+    package func onInterrupt(_ action: @escaping @Sendable (Int32) -> Void) {
+        let signal = state.withLock { state -> Int32? in
             state.actions.append(action)
-            return state.signal != nil
+            return state.signal
         }
-        if interrupted { action() }
+        if let signal { action(signal) }
     }
 
     /// Makes `transport` stop granting requests when the run is interrupted (at once if it was).
     package func stops(_ transport: BudgetedTransport) {
-        let signal = state.withLock { state -> Int32? in
-            state.transports.append(transport)
-            return state.signal
-        }
-        if let signal { transport.stopGranting(because: Self.reason(signal)) }
+        onInterrupt { transport.stopGranting(because: Self.reason($0)) }
     }
 
-    /// Records `signal` (the first one counts), says so on `output`, stops the transports and runs
-    /// the registered actions.
+    /// Records `signal` (the first one counts), says so on `output` and runs the registered actions.
     package func interrupt(_ signal: Int32, output: RunnerOutput? = nil) {
-        let stopping = state.withLock { state -> (transports: [BudgetedTransport], actions: [@Sendable () -> Void])? in
+        let actions = state.withLock { state -> [@Sendable (Int32) -> Void]? in
             guard state.signal == nil else { return nil }
             state.signal = signal
-            return (state.transports, state.actions)
+            return state.actions
         }
-        guard let stopping else { return }
+        guard let actions else { return }
         // Said first: once the actions have run, the command may finish and exit at any moment.
         output?.errorLine(
             "petspot-contracts \(command): \(SignalTrap.name(signal)) received: no new case is started; cleaning up and writing the "
                 + "report so far (a second signal exits at once)")
-        for transport in stopping.transports { transport.stopGranting(because: Self.reason(signal)) }
-        for action in stopping.actions { action() }
+        for action in actions { action(signal) }
     }
 
     /// Why reservations stop, for notes.

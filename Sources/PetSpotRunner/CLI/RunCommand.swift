@@ -81,7 +81,7 @@ struct RunCommand: RunnerCommand {
         cases = try parsed.int("--cases", default: 20, in: 0...100_000)
         seed = try parsed.seed() ?? RunnerSeed.random()
         let commandLineToken = try parsed.nonEmpty("--admin-token")
-        adminToken = commandLineToken ?? environment["PETSPOT_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        adminToken = commandLineToken ?? environment[CurlReproduction.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
         adminTokenFromCommandLine = commandLineToken != nil
         profile = BackendProfile(rawValue: try parsed.choice("--profile", default: "production", among: BackendProfile.allCases.map(\.rawValue))) ?? .production
         concurrency = try parsed.int("--concurrency", default: 4, in: 1...64)
@@ -102,14 +102,14 @@ struct RunCommand: RunnerCommand {
     var replayCommand: String {
         let words = ["petspot-contracts", "run", "--base-url", baseURL.absoluteString, "--seed", String(seed), "--cases", String(cases), "--profile", profile.rawValue]
         let line = words.map(shellQuoted).joined(separator: " ")
-        return adminTokenFromCommandLine ? line + " --admin-token \"$PETSPOT_ADMIN_TOKEN\"" : line
+        return adminTokenFromCommandLine ? line + " --admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : line
     }
 
     /// For a token given with `--admin-token`: where the replay and curl lines take it from.
     var adminTokenNote: String? {
         adminTokenFromCommandLine
             ? "the admin token was given with --admin-token and is never printed: the replay and curl lines read it from "
-                + "$PETSPOT_ADMIN_TOKEN, so set that variable to it before running them"
+                + "$\(CurlReproduction.adminTokenVariable), so set that variable to it before running them"
             : nil
     }
 

@@ -204,4 +204,9 @@ extension ContractReport {
     static func plainNumber(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
+
+    /// A share in percent, to three decimals (`0.065`).
+    static func percent(_ value: Double) -> String {
+        plainNumber((value * 1000).rounded() / 1000)
+    }
 }

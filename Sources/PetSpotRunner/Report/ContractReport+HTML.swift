@@ -143,7 +143,7 @@ extension ContractReport {
         page.text("\(met) of \(coverage.rows.count) catalogue entries reached their rule often enough: \(coverage.verdict).")
         page.raw("</p>\n<details class=\"group\" data-status=\"\(coverage.isMet ? "passed" : "failed")\"\(coverage.isMet ? "" : " open")>\n")
         page.raw("<summary><strong>Catalogue entries</strong> <span class=\"counts\">")
-        page.text("\(coverage.cases) cases; each entry must reach its rule in \(Self.plainNumber(((coverage.rows.first?.requiredPercent ?? 0) * 1000).rounded() / 1000))% of them")
+        page.text("\(coverage.cases) cases; each entry must reach its rule in \(Self.percent(coverage.rows.first?.requiredPercent ?? 0))% of them")
         page.raw("</span></summary>\n<table class=\"coverage\">\n<thead><tr><th>status</th><th>field</th><th>rule</th><th>class</th><th>value</th>")
         page.raw("<th class=\"number\">hits</th><th><span class=\"why\">hits, to scale</span></th></tr></thead>\n<tbody>\n")
         for row in coverage.rows.filter({ !$0.met }) + coverage.rows.filter(\.met) {

@@ -306,7 +306,7 @@ public struct FlowContracts: Sendable {
             let missed = rows.filter { !$0.met }.map { "\($0.field): \($0.detail) (\($0.hits) hits)" }
             coverageFailures.append(ContractFailure(
                 message: "\(missed.count) boundary value(s) of the catalogue reached their rule too rarely (\(verdict); "
-                    + "each must reach it in \(ContractReport.plainNumber((percent * 1000).rounded() / 1000))% of cases): "
+                    + "each must reach it in \(ContractReport.percent(percent))% of cases): "
                     + missed.prefix(12).joined(separator: "; ") + (missed.count > 12 ? "; ..." : "")
                     + ". Raise --budget, or make the adapter answer faster.",
                 seed: seed, replay: replay))

@@ -146,8 +146,8 @@ let package = Package(
             name: "PetSpotRunnerTests",
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotConcurrency", "PetSpotSchema",
-                "petspot-example-adapter", "petspot-contracts",
+                "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
+                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

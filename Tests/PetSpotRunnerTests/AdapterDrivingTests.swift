@@ -1,24 +1,12 @@
 import Foundation
+import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
 
 /// The built example adapter, found in the build products directory beside the test bundle.
 enum ExampleAdapter {
-    static let path: String? = {
-        var directories: [URL] = []
-        if let first = CommandLine.arguments.first {
-            directories.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        directories.append(Bundle.main.bundleURL)
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles { directories.append(bundle.bundleURL.deletingLastPathComponent()) }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("petspot-example-adapter").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let path = BuiltProduct.path("petspot-example-adapter")
 }
 
 /// Runs `check` against the example adapter and returns the exit code and the JSON report.

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
@@ -10,9 +11,7 @@ import Darwin
 
 /// The built `petspot-contracts` executable, beside the test bundle.
 enum ToolBinary {
-    static let path: String? = ExampleAdapter.path.map {
-        URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("petspot-contracts").path
-    }.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+    static let path = BuiltProduct.path("petspot-contracts")
 }
 
 @Suite("petspot-contracts executable", .serialized)

@@ -5,23 +5,11 @@ import Darwin
 #endif
 import Foundation
 @testable import PetSpotHTTP
+import PetSpotHTTPTestSupport
 
 /// The built `petspot-contracts` executable, in the build products directory beside the test bundle.
 enum ToolBinary {
-    static let path: String? = {
-        var directories: [URL] = []
-        if let first = CommandLine.arguments.first {
-            directories.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        directories.append(Bundle.main.bundleURL)
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles { directories.append(bundle.bundleURL.deletingLastPathComponent()) }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("petspot-contracts").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let path = BuiltProduct.path("petspot-contracts")
 }
 
 /// A child process started with `posix_spawn`, its standard output piped to us.

@@ -105,7 +105,7 @@ extension Gen where Value == String {
             testCase.scratch = []
             bytes.removeAll(keepingCapacity: true)
             defer { testCase.scratch = bytes }
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "string") {
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "string") { testCase in
                 let index = Int(try testCase.choice(upTo: last))
                 let start = starts[index], end = starts[index + 1]
                 if end - start == 1 {
@@ -125,8 +125,8 @@ extension Gen where Value == String {
         let minimum = Swift.max(0, length.lowerBound), maximum = Swift.max(minimum, length.upperBound)
         return Gen { testCase in
             var result = ""
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "string") {
-                result.append(try draw(testCase))
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "string") { testCase in
+                result.append(try draw(&testCase))
                 return true
             }
             return result

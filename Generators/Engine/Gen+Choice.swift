@@ -19,7 +19,7 @@ extension Gen {
         let label = SpanLabel.mixing([0x6F6E_654F_66, last])
         return Gen { testCase in
             let start = testCase.choiceCount
-            let value = try draws[Int(try testCase.choice(upTo: last))](testCase)
+            let value = try draws[Int(try testCase.choice(upTo: last))](&testCase)
             testCase.recordSpan(.alternative, label: label, start: start, contentStart: start + 1)
             return value
         }
@@ -55,7 +55,7 @@ extension Gen {
                 }
                 return last
             }
-            let value = try draws[Int(try testCase.choice(upTo: last, preferring: planned))](testCase)
+            let value = try draws[Int(try testCase.choice(upTo: last, preferring: planned))](&testCase)
             testCase.recordSpan(.alternative, label: label, start: start, contentStart: start + 1)
             return value
         }
@@ -94,7 +94,7 @@ extension Gen {
     public func optional(nilProbability: Double = 0.2) -> Gen<Value?> {
         let draw = self.draw
         return Gen<Value?> { testCase in
-            try testCase.weighted(1 - nilProbability) ? try draw(testCase) : nil
+            try testCase.weighted(1 - nilProbability) ? try draw(&testCase) : nil
         }
     }
 }

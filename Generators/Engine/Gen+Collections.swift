@@ -10,14 +10,15 @@
 /// average length beyond `minimum` grows with the case's size parameter; when `maximum` is
 /// at most 100,000, one fresh draw in sixteen aims for exactly `maximum` elements and one in
 /// sixteen for exactly `minimum`, so length caps are exercised.
-/// `drawElement` returns whether the element was accepted (sets skip duplicates).
+/// `drawElement` draws one element from the case it is handed and returns whether the element
+/// was accepted (sets skip duplicates).
 ///
 /// Shrinker replays record a span for each element and one for the whole collection, which
 /// the structural shrink passes (delete elements, sort elements) work on.
 @inline(__always)
 func drawElements(
-    _ testCase: TestCase, minimum: Int, maximum: Int, what: String,
-    _ drawElement: () throws -> Bool
+    _ testCase: inout TestCase, minimum: Int, maximum: Int, what: String,
+    _ drawElement: (inout TestCase) throws -> Bool
 ) throws {
     let spread = maximum - minimum
     let average = Double(Swift.min(spread, 2 + testCase.size / 4))
@@ -45,7 +46,7 @@ func drawElements(
             }
             contentStart = start + 1
         }
-        let accepted = try drawElement()
+        let accepted = try drawElement(&testCase)
         testCase.recordSpan(.element, start: start, contentStart: contentStart)
         if accepted {
             count += 1
@@ -81,8 +82,8 @@ extension Gen {
         return Gen<[Value]> { testCase in
             var values: [Value] = []
             values.reserveCapacity(Swift.min(minimum + 4, maximum))
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "array") {
-                values.append(try draw(testCase))
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "array") { testCase in
+                values.append(try draw(&testCase))
                 return true
             }
             return values
@@ -99,8 +100,8 @@ extension Gen {
         let minimum = Swift.max(0, count.lowerBound), maximum = Swift.max(minimum, count.upperBound)
         return Gen { testCase in
             var values = Set<Element>()
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "set") {
-                values.insert(try draw(testCase)).inserted
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "set") { testCase in
+                values.insert(try draw(&testCase)).inserted
             }
             return values
         }
@@ -116,9 +117,9 @@ extension Gen {
         let minimum = Swift.max(0, count.lowerBound), maximum = Swift.max(minimum, count.upperBound)
         return Gen { testCase in
             var entries: [Key: Element] = [:]
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "dictionary") {
-                let key = try drawKey(testCase)
-                let value = try drawValue(testCase)
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "dictionary") { testCase in
+                let key = try drawKey(&testCase)
+                let value = try drawValue(&testCase)
                 guard entries[key] == nil else { return false }
                 entries[key] = value
                 return true

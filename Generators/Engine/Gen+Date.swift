@@ -27,8 +27,8 @@ extension Gen where Value == Date {
         let days = Gen<Int>.integer(in: dayOffsets)
         let seconds = Gen<Int>.integer(in: 0...86_399, shrinkingToward: referenceSecond)
         return Gen { testCase in
-            let offset = try days.draw(testCase)
-            let second = try seconds.draw(testCase)
+            let offset = try days.draw(&testCase)
+            let second = try seconds.draw(&testCase)
             let day = calendar.date(byAdding: .day, value: offset, to: referenceDay) ?? referenceDay
             var components = calendar.dateComponents([.era, .year, .month, .day], from: day)
             components.hour = second / 3600

@@ -23,7 +23,7 @@ extension Gen {
     ///   - make: Returns the generator to draw from.
     public static func deferred(maxDepth: Int = 100, _ make: @escaping @Sendable () -> Gen<Value>) -> Gen<Value> {
         let label = SpanLabel.next()
-        return Gen { testCase in try drawDeferred(testCase, maxDepth: maxDepth, label: label) { try make().draw(testCase) } }
+        return Gen { testCase in try drawDeferred(&testCase, maxDepth: maxDepth, label: label) { testCase in try make().draw(&testCase) } }
     }
 
     /// A recursive generator: `build` receives the generator being defined and returns it in
@@ -52,13 +52,13 @@ extension Gen {
             guard let draw = definition?.draw else {
                 try testCase.reject("a deferred generator's recursive reference was drawn after the generator was released")
             }
-            return try drawDeferred(testCase, maxDepth: maxDepth, label: label) { try draw(testCase) }
+            return try drawDeferred(&testCase, maxDepth: maxDepth, label: label) { testCase in try draw(&testCase) }
         }
         let built = build(reference).draw
         definition.draw = built
         return Gen { testCase in
             try withExtendedLifetime(definition) {
-                try drawDeferred(testCase, maxDepth: maxDepth, label: label) { try built(testCase) }
+                try drawDeferred(&testCase, maxDepth: maxDepth, label: label) { testCase in try built(&testCase) }
             }
         }
     }
@@ -67,7 +67,7 @@ extension Gen {
 /// Draws one deferred level: counts its depth, rejects a case nested deeper than `maxDepth`,
 /// and records the level as a span for the shrinker.
 private func drawDeferred<Value>(
-    _ testCase: TestCase, maxDepth: Int, label: UInt64, _ body: () throws -> Value
+    _ testCase: inout TestCase, maxDepth: Int, label: UInt64, _ body: (inout TestCase) throws -> Value
 ) throws -> Value {
     if testCase.depth >= maxDepth {
         try testCase.reject("a deferred generator nested deeper than \(maxDepth) levels (its maxDepth)")
@@ -75,7 +75,7 @@ private func drawDeferred<Value>(
     testCase.depth += 1
     defer { testCase.depth -= 1 }
     let start = testCase.choiceCount
-    let value = try body()
+    let value = try body(&testCase)
     testCase.recordSpan(.deferred, label: label, start: start, contentStart: start)
     return value
 }
@@ -87,7 +87,7 @@ private func drawDeferred<Value>(
 /// hold that generator (or the reference handed to `build`, which reads `draw` only when drawn)
 /// before the write, and nothing writes it afterwards, so every read sees the one value.
 private final class DeferredDefinition<Value>: @unchecked Sendable {
-    var draw: (@Sendable (TestCase) throws -> Value)?
+    var draw: (@Sendable (inout TestCase) throws -> Value)?
 }
 
 /// Labels of spans: which generator shape drew them.

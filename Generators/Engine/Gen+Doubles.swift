@@ -23,7 +23,7 @@ extension Gen where Value == Double {
         }
         let coder = DoubleCoder(range: range)
         guard includeNonFinite else {
-            return Gen { testCase in try coder.draw(testCase) }
+            return Gen { testCase in try coder.draw(&testCase) }
         }
         return Gen { testCase in
             let planned: UInt64? = testCase.planning { random in
@@ -33,7 +33,7 @@ extension Gen where Value == Double {
             case 1: return .infinity
             case 2: return -.infinity
             case 3: return .nan
-            default: return try coder.draw(testCase)
+            default: return try coder.draw(&testCase)
             }
         }
     }
@@ -78,7 +78,7 @@ struct DoubleCoder: Sendable {
         return range.contains(candidate) ? candidate : range.lowerBound + width / 2 * random.unitDouble() * 2
     }
 
-    func draw(_ testCase: TestCase) throws -> Double {
+    func draw(_ testCase: inout TestCase) throws -> Double {
         var planned = testCase.planning { plan(&$0) }
         if let value = planned, !value.isFinite || !range.contains(value) { planned = range.lowerBound }
         let plannedNegative = planned.map { $0.sign == .minus }

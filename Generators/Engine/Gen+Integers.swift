@@ -26,7 +26,7 @@ extension Gen where Value: FixedWidthInteger & Sendable {
             lower: orderPreserving(range.lowerBound), upper: orderPreserving(range.upperBound),
             target: orderPreserving(Swift.min(Swift.max(target ?? 0, range.lowerBound), range.upperBound)),
             specials: integerSpecials(in: range), isSigned: Value.isSigned)
-        return Gen { testCase in fromOrderPreserving(try coder.draw(testCase)) }
+        return Gen { testCase in fromOrderPreserving(try coder.draw(&testCase)) }
     }
 
     /// A generator of integers in the half-open `range`, shrinking toward `0` or the bound nearest to it.
@@ -122,7 +122,7 @@ struct IntegerCoder: Sendable {
     }
 
     /// Draws a value, planning it (a repeat, a special value, a small distance) when drawing fresh.
-    func draw(_ testCase: TestCase) throws -> UInt64 {
+    func draw(_ testCase: inout TestCase) throws -> UInt64 {
         let fresh = testCase.isDrawingFresh
         let planned = fresh
             ? testCase.repeatedInteger(in: lower...upper, isSigned: isSigned) ?? testCase.planning { plan(&$0) }

@@ -4,7 +4,7 @@ extension Gen {
     /// The runner grows the size over a run, from small values in early cases to the
     /// maximum, so size-driven generators try small inputs first.
     public static func sized(_ build: @escaping @Sendable (Int) -> Gen<Value>) -> Gen<Value> {
-        Gen { testCase in try build(testCase.size).draw(testCase) }
+        Gen { testCase in try build(testCase.size).draw(&testCase) }
     }
 
     /// Returns a generator that draws with the size parameter fixed to `size`.
@@ -14,7 +14,7 @@ extension Gen {
             let saved = testCase.size
             testCase.size = Swift.max(0, size)
             defer { testCase.size = saved }
-            return try draw(testCase)
+            return try draw(&testCase)
         }
     }
 
@@ -46,7 +46,7 @@ extension Gen {
             let shallow = base.draw
             current = Gen { testCase in
                 let start = testCase.choiceCount
-                let value = try testCase.weighted(recursionProbability) ? try deeper(testCase) : try shallow(testCase)
+                let value = try testCase.weighted(recursionProbability) ? try deeper(&testCase) : try shallow(&testCase)
                 testCase.recordSpan(.deferred, label: label, start: start, contentStart: start)
                 return value
             }

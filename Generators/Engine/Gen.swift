@@ -19,10 +19,10 @@
 /// the engine beyond the values themselves.
 public struct Gen<Value>: Sendable {
     /// The draw function: makes a value from the choices of a test case.
-    public let draw: @Sendable (TestCase) throws -> Value
+    public let draw: @Sendable (inout TestCase) throws -> Value
 
     /// Creates a generator from a draw function that makes all its random decisions through `testCase`.
-    public init(_ draw: @escaping @Sendable (TestCase) throws -> Value) {
+    public init(_ draw: @escaping @Sendable (inout TestCase) throws -> Value) {
         self.draw = draw
     }
 
@@ -30,7 +30,8 @@ public struct Gen<Value>: Sendable {
     ///
     /// - Throws: ``TestCaseStop`` when the generator rejects every attempt or overruns.
     public func sample(seed: UInt64, size: Int = 100) throws -> Value {
-        try draw(TestCase(seed: seed, size: size))
+        var testCase = TestCase(seed: seed, size: size)
+        return try draw(&testCase)
     }
 
     /// Returns `count` values drawn from consecutive seeds split from `seed`, skipping rejected draws.
@@ -41,7 +42,8 @@ public struct Gen<Value>: Sendable {
         var attempts = 0
         while values.count < count && attempts < count * 10 + 10 {
             attempts += 1
-            if let value = try? draw(TestCase(random: random.split(), size: size)) {
+            var testCase = TestCase(random: random.split(), size: size)
+            if let value = try? draw(&testCase) {
                 values.append(value)
             }
         }
@@ -52,7 +54,8 @@ public struct Gen<Value>: Sendable {
     ///
     /// - Throws: ``TestCaseStop`` when the choices decode to a rejected value.
     public func replay(_ choices: [UInt64], size: Int = 100) throws -> Value {
-        try draw(TestCase(replaying: choices, size: size))
+        var testCase = TestCase(replaying: choices, size: size)
+        return try draw(&testCase)
     }
 }
 
@@ -67,7 +70,7 @@ extension Gen {
     /// Shrinking works through the transformation: the shrunk input maps to the shown output.
     public func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> Gen<T> {
         let draw = self.draw
-        return Gen<T> { testCase in transform(try draw(testCase)) }
+        return Gen<T> { testCase in transform(try draw(&testCase)) }
     }
 
     /// Returns a generator that draws a value, then draws from the generator `transform` makes of it.
@@ -76,7 +79,7 @@ extension Gen {
     /// re-derives the second generator (for example a count, then a list of that length).
     public func flatMap<T>(_ transform: @escaping @Sendable (Value) -> Gen<T>) -> Gen<T> {
         let draw = self.draw
-        return Gen<T> { testCase in try transform(try draw(testCase)).draw(testCase) }
+        return Gen<T> { testCase in try transform(try draw(&testCase)).draw(&testCase) }
     }
 
     /// Returns a generator that keeps only the values satisfying `isIncluded`.
@@ -97,7 +100,7 @@ extension Gen {
         let budget = Swift.max(1, maxAttempts)
         return Gen { testCase in
             for _ in 0..<budget {
-                let value = try draw(testCase)
+                let value = try draw(&testCase)
                 if isIncluded(value) { return value }
             }
             throw TestCaseStop.rejected(
@@ -112,8 +115,8 @@ extension Gen {
     ) -> Gen<T> {
         let first = self.draw, second = other.draw
         return Gen<T> { testCase in
-            let a = try first(testCase)
-            return combine(a, try second(testCase))
+            let a = try first(&testCase)
+            return combine(a, try second(&testCase))
         }
     }
 }
@@ -127,8 +130,8 @@ public func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> {
     let drawA = a.draw
     let drawB = b.draw
     return Gen { testCase in
-        let aValue = try drawA(testCase)
-        let bValue = try drawB(testCase)
+        let aValue = try drawA(&testCase)
+        let bValue = try drawB(&testCase)
         return (aValue, bValue)
     }
 }
@@ -139,9 +142,9 @@ public func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)
     let drawB = b.draw
     let drawC = c.draw
     return Gen { testCase in
-        let aValue = try drawA(testCase)
-        let bValue = try drawB(testCase)
-        let cValue = try drawC(testCase)
+        let aValue = try drawA(&testCase)
+        let bValue = try drawB(&testCase)
+        let cValue = try drawC(&testCase)
         return (aValue, bValue, cValue)
     }
 }
@@ -153,10 +156,10 @@ public func zip<A, B, C, D>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D>) 
     let drawC = c.draw
     let drawD = d.draw
     return Gen { testCase in
-        let aValue = try drawA(testCase)
-        let bValue = try drawB(testCase)
-        let cValue = try drawC(testCase)
-        let dValue = try drawD(testCase)
+        let aValue = try drawA(&testCase)
+        let bValue = try drawB(&testCase)
+        let cValue = try drawC(&testCase)
+        let dValue = try drawD(&testCase)
         return (aValue, bValue, cValue, dValue)
     }
 }
@@ -169,11 +172,11 @@ public func zip<A, B, C, D, E>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D
     let drawD = d.draw
     let drawE = e.draw
     return Gen { testCase in
-        let aValue = try drawA(testCase)
-        let bValue = try drawB(testCase)
-        let cValue = try drawC(testCase)
-        let dValue = try drawD(testCase)
-        let eValue = try drawE(testCase)
+        let aValue = try drawA(&testCase)
+        let bValue = try drawB(&testCase)
+        let cValue = try drawC(&testCase)
+        let dValue = try drawD(&testCase)
+        let eValue = try drawE(&testCase)
         return (aValue, bValue, cValue, dValue, eValue)
     }
 }
@@ -187,12 +190,12 @@ public func zip<A, B, C, D, E, F>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Ge
     let drawE = e.draw
     let drawF = f.draw
     return Gen { testCase in
-        let aValue = try drawA(testCase)
-        let bValue = try drawB(testCase)
-        let cValue = try drawC(testCase)
-        let dValue = try drawD(testCase)
-        let eValue = try drawE(testCase)
-        let fValue = try drawF(testCase)
+        let aValue = try drawA(&testCase)
+        let bValue = try drawB(&testCase)
+        let cValue = try drawC(&testCase)
+        let dValue = try drawD(&testCase)
+        let eValue = try drawE(&testCase)
+        let fValue = try drawF(&testCase)
         return (aValue, bValue, cValue, dValue, eValue, fValue)
     }
 }

@@ -39,10 +39,10 @@ struct PropertyRunner<Value> {
     var isStopped: Bool { configuration.stopSignal?.isStopped ?? false }
 
     /// Draws a value from `testCase` and runs the body on it.
-    func execute(_ testCase: TestCase) -> Outcome {
+    func execute(_ testCase: inout TestCase) -> Outcome {
         let value: Value
         do {
-            value = try property.gen.draw(testCase)
+            value = try property.gen.draw(&testCase)
         } catch {
             return .discarded(String(describing: error))
         }
@@ -74,7 +74,7 @@ struct PropertyRunner<Value> {
         var passed = 0, discarded = 0, index = 0
         var labelCounts: [String: Int] = [:]
         var discardReasons: [String: Int] = [:]
-        let testCase = TestCase(random: random, size: 0, maxChoices: configuration.maxChoicesPerCase)
+        var testCase = TestCase(random: random, size: 0, maxChoices: configuration.maxChoicesPerCase)
         let database = configuration.failureDirectory.map {
             FailureDatabase(directory: $0, name: property.name, identity: property.identity)
         }
@@ -86,8 +86,8 @@ struct PropertyRunner<Value> {
         // counterexample (shrunk again); if it passes, the bug is fixed and the entry goes.
         if let database, let saved = database.load() {
             if isStopped { return stopped() }
-            let replayed = TestCase(replaying: saved, size: configuration.maxSize, maxChoices: configuration.maxChoicesPerCase)
-            if case .failed(let message, let value) = execute(replayed) {
+            var replayed = TestCase(replaying: saved, size: configuration.maxSize, maxChoices: configuration.maxChoicesPerCase)
+            if case .failed(let message, let value) = execute(&replayed) {
                 let failure = shrink(
                     seed: seed, caseIndex: -1, size: configuration.maxSize, choices: replayed.choices, original: value,
                     message: "\(message) (replayed from \(database.file.path))")
@@ -104,7 +104,7 @@ struct PropertyRunner<Value> {
             if isStopped { return stopped() }
             let size = cases == 1 ? configuration.maxSize : configuration.maxSize * Swift.min(passed, cases - 1) / (cases - 1)
             testCase.restart(random: random.split(), size: size)
-            switch execute(testCase) {
+            switch execute(&testCase) {
             case .passed:
                 passed += 1
                 for label in context.state.withLock({ $0.labels }) { labelCounts[label, default: 0] += 1 }
@@ -171,9 +171,9 @@ struct PropertyRunner<Value> {
             maxReplays: configuration.maxShrinkSteps, stallLimit: configuration.shrinkStallLimit,
             timeLimit: configuration.shrinkTimeLimit, shouldStop: { signal?.isStopped ?? false })
         var shrinker = Shrinker(failing: choices, limits: limits) { candidate in
-            let testCase = TestCase(replaying: candidate, size: size, maxChoices: maxChoices)
+            var testCase = TestCase(replaying: candidate, size: size, maxChoices: maxChoices)
             let outcome: ChoiceTree.Outcome
-            switch execute(testCase) {
+            switch execute(&testCase) {
             case .passed: outcome = .passed
             case .discarded: outcome = .discarded
             case .failed(let failureMessage, let value):
@@ -189,8 +189,8 @@ struct PropertyRunner<Value> {
         let stopReason = configuration.shrinks ? shrinker.shrink() : .disabled
         if smallest.choices != shrinker.best {
             // Unreachable for a deterministic property: the smallest failing replay is the best.
-            let final = TestCase(replaying: shrinker.best, size: size, maxChoices: maxChoices)
-            if case .failed(let finalMessage, let value) = execute(final) {
+            var final = TestCase(replaying: shrinker.best, size: size, maxChoices: maxChoices)
+            if case .failed(let finalMessage, let value) = execute(&final) {
                 smallest = (shrinker.best, value, finalMessage)
             }
         }

@@ -57,8 +57,8 @@ extension StateMachine {
         return Gen { testCase in
             var model = machine.initialModel()
             var actions: [Action] = []
-            try drawElements(testCase, minimum: minimum, maximum: maximum, what: "action sequence") {
-                let action = try machine.actions(for: model).draw(testCase)
+            try drawElements(&testCase, minimum: minimum, maximum: maximum, what: "action sequence") { testCase in
+                let action = try machine.actions(for: model).draw(&testCase)
                 machine.apply(action, to: &model)
                 actions.append(action)
                 return true

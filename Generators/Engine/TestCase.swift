@@ -30,19 +30,23 @@ public enum TestCaseStop: Error, Sendable, Equatable, CustomStringConvertible {
 /// `map`, `flatMap`, `filter` and arbitrary code.
 ///
 /// Test cases are created by the property runner (or ``Gen/sample(seed:size:)``); custom
-/// generators only draw from them:
+/// generators only draw from them, through the `inout` case their draw function is handed:
 ///
 /// ```swift
 /// let digit = Gen<Int> { testCase in Int(try testCase.choice(upTo: 9)) }
 /// ```
 ///
+/// A test case is a noncopyable value passed `inout` down the generators, never a shared
+/// object: a copy could record choices the runner never sees, and exclusive `inout` access is
+/// checked by the compiler, so a draw costs no runtime exclusivity check and no reference
+/// counting.
+///
 /// Invariant: ``choices`` holds exactly the answers given so far, in draw order, and never
-/// more than ``maxChoices`` of them. A draw is amortised O(1): all mutable state lives in one
-/// ordinary Swift struct, so a draw is one exclusive access to it, and the choices live in an
-/// array reserved up front, so drawing allocates only when a case outgrows it. Replays for the
+/// more than ``maxChoices`` of them. A draw is amortised O(1): the choices live in an array
+/// reserved up front, so drawing allocates only when a case outgrows it. Replays for the
 /// shrinker also record the structure of the draw (each choice's bound and integer shape, and
 /// the spans of collection elements, alternatives and recursive generators) for the shrink passes.
-public final class TestCase {
+public struct TestCase: ~Copyable {
     /// The choices made so far, in draw order.
     public var choices: [UInt64] { state.recorded }
     /// The number of choices made so far.
@@ -62,20 +66,12 @@ public final class TestCase {
     /// (shrinker replays only).
     @usableFromInline let recordsStructure: Bool
     /// Everything a draw changes.
-    ///
-    /// Exempt from the runtime exclusivity check, and safe: every access to `state` is one
-    /// expression in this file that reads or appends to a field or calls a `DrawState` method,
-    /// and none of those runs code outside `DrawState`, `Xoshiro256StarStar` and the standard
-    /// library (``planning(_:)`` hands callers a copy of the generator, never `state` itself).
-    /// So no access to `state` can begin while another is open, the check could never fire,
-    /// and skipping it saves a thread-local lookup on every draw. The storage itself is an
-    /// ordinary Swift struct of arrays: bounds-checked and reference-counted.
-    @usableFromInline @exclusivity(unchecked) var state: DrawState
+    @usableFromInline var state: DrawState
     /// Reusable UTF-8 bytes for building strings from character classes.
     var scratch: [UInt8] = []
 
     /// Creates a case that draws from a pseudo-random generator seeded with `seed`.
-    public convenience init(seed: UInt64, size: Int = 100, maxChoices: Int = 8192) {
+    public init(seed: UInt64, size: Int = 100, maxChoices: Int = 8192) {
         self.init(random: Xoshiro256StarStar(seed: seed), size: size, maxChoices: maxChoices)
     }
 
@@ -105,7 +101,7 @@ public final class TestCase {
     }
 
     /// Starts a new fresh case in this object, keeping its buffers (used by the runner).
-    func restart(random: Xoshiro256StarStar, size: Int) {
+    mutating func restart(random: Xoshiro256StarStar, size: Int) {
         state.restart(random: random)
         self.size = size
     }
@@ -122,7 +118,7 @@ public final class TestCase {
     ///
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
     @inlinable @inline(__always)
-    public func choice(upTo n: UInt64) throws -> UInt64 {
+    public mutating func choice(upTo n: UInt64) throws -> UInt64 {
         try choice(upTo: n, preferring: nil)
     }
 
@@ -132,7 +128,7 @@ public final class TestCase {
     /// it through this method, so the bias costs nothing at replay and shrinks like any choice.
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
     @inlinable @inline(__always)
-    public func choice(upTo n: UInt64, preferring planned: UInt64?) throws -> UInt64 {
+    public mutating func choice(upTo n: UInt64, preferring planned: UInt64?) throws -> UInt64 {
         let position = state.recorded.count
         if position >= maxChoices { throw TestCaseStop.overrun(limit: maxChoices) }
         let value: UInt64
@@ -155,7 +151,7 @@ public final class TestCase {
 
     /// Records the bound of the choice just made (shrinker replays only).
     @usableFromInline @inline(never)
-    func recordBound(_ n: UInt64) {
+    mutating func recordBound(_ n: UInt64) {
         state.bounds.append(n)
         state.shapes.append(nil)
     }
@@ -165,7 +161,7 @@ public final class TestCase {
     /// Recorded as a choice in `0...1`; `false` (0) is the simpler answer.
     /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up.
     @inlinable @inline(__always)
-    public func weighted(_ probability: Double) throws -> Bool {
+    public mutating func weighted(_ probability: Double) throws -> Bool {
         let planned: UInt64? = isDrawingFresh ? (state.random.unitDouble() < probability ? 1 : 0) : nil
         return try choice(upTo: 1, preferring: planned) == 1
     }
@@ -174,23 +170,21 @@ public final class TestCase {
     ///
     /// Use it to plan a value for ``choice(upTo:preferring:)``; the generator's own draws are
     /// not recorded, only the choices are.
-    public func planning<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R? {
+    public mutating func planning<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R? {
         guard isDrawingFresh else { return nil }
-        // `body` is a caller's closure: it works on a copy, so that no access to this case's
-        // state is open while it runs.
-        var random = state.random
-        let result = body(&random)
-        state.random = random
-        return result
+        return body(&state.random)
     }
 
     /// Draws a value from `gen`, recording its choices in this case.
-    public func draw<T>(_ gen: Gen<T>) throws -> T {
-        try gen.draw(self)
+    public mutating func draw<T>(_ gen: Gen<T>) throws -> T {
+        try gen.draw(&self)
     }
 
     /// Stops the case as invalid, with `reason` explaining which generator or assumption rejected it.
-    public func reject(_ reason: String) throws -> Never {
+    ///
+    /// `mutating` because it ends the case's draws (and because Swift 6.3 warns "will never be
+    /// executed" after a non-mutating `Never` call on an `inout` noncopyable value).
+    public mutating func reject(_ reason: String) throws -> Never {
         throw TestCaseStop.rejected(reason)
     }
 
@@ -212,23 +206,23 @@ public final class TestCase {
     /// `start` is the index of the span's first choice, `contentStart` the first choice of its
     /// own draws (after an element's "another?" choice), and the span ends at the current choice.
     @usableFromInline @inline(__always)
-    func recordSpan(_ kind: Span.Kind, label: UInt64 = 0, start: Int, contentStart: Int) {
+    mutating func recordSpan(_ kind: Span.Kind, label: UInt64 = 0, start: Int, contentStart: Int) {
         if recordsStructure { appendSpan(kind, label: label, start: start, contentStart: contentStart) }
     }
 
     @usableFromInline @inline(never)
-    func appendSpan(_ kind: Span.Kind, label: UInt64, start: Int, contentStart: Int) {
+    mutating func appendSpan(_ kind: Span.Kind, label: UInt64, start: Int, contentStart: Int) {
         state.spans.append(Span(kind: kind, label: label, start: start, contentStart: contentStart, end: state.recorded.count))
     }
 
     /// Marks the last choice as an integer index in `shape` (shrinker replays only; free otherwise).
     @inline(__always)
-    func noteIntegerShape(_ shape: IntegerShape) {
+    mutating func noteIntegerShape(_ shape: IntegerShape) {
         if recordsStructure { state.noteIntegerShape(shape) }
     }
 
     /// Remembers an integer drawn fresh, so later draws of this case may repeat it.
-    func noteDrawnInteger(_ value: UInt64, isSigned: Bool) {
+    mutating func noteDrawnInteger(_ value: UInt64, isSigned: Bool) {
         state.recentIntegers.remember(value, isSigned: isSigned)
     }
 
@@ -240,7 +234,7 @@ public final class TestCase {
     /// Bugs that need equal or adjacent values (a duplicate in a list, two equal arguments, an
     /// off-by-one between two numbers) are rare under independent uniform draws; repeating
     /// earlier values finds them in the first hundred cases.
-    func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
+    mutating func repeatedInteger(in range: ClosedRange<UInt64>, isSigned: Bool) -> UInt64? {
         state.repeatedInteger(in: range, isSigned: isSigned)
     }
 }

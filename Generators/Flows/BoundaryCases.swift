@@ -85,12 +85,12 @@ extension FlowGenerators {
             let plan = testCase.planning { random in schedule.plan(&random) }
             let flow = ReportFlowKind.allCases[Int(try testCase.choice(upTo: 1, preferring: plan?.flow))]
             let contextChoice = Int(try testCase.choice(upTo: UInt64(contexts.count), preferring: plan?.context))
-            let context = try contextChoice == 0 ? ordinary.draw(testCase) : contexts[contextChoice - 1].draw(testCase)
+            let context = try contextChoice == 0 ? ordinary.draw(&testCase) : contexts[contextChoice - 1].draw(&testCase)
             let today = context.latestReportDate
             var inputs = ReportInputs()
             var planted: [Int] = []
             for field in flow.fields {
-                let validValue = try valid[field.rawValue].draw(testCase).resolved(today: today)
+                let validValue = try valid[field.rawValue].draw(&testCase).resolved(today: today)
                 let faulty = try testCase.choice(upTo: 1, preferring: plan.map { $0.faulty.contains(field) ? 1 : 0 }) == 1
                 let fieldEntries = entries[field.rawValue]
                 let planned: UInt64? = plan.flatMap { plan in
@@ -103,10 +103,10 @@ extension FlowGenerators {
                 let hostileValue: FieldValue?
                 if pick < fieldEntries.count {
                     let entry = fieldEntries[pick]
-                    hostileValue = try entry.value.draw(testCase).resolved(today: today)
+                    hostileValue = try entry.value.draw(&testCase).resolved(today: today)
                     if faulty && (entry.context == nil || entry.context == contextChoice - 1) { planted.append(entry.boundary.index) }
                 } else {
-                    hostileValue = try hostile[field.rawValue].draw(testCase).resolved(today: today)
+                    hostileValue = try hostile[field.rawValue].draw(&testCase).resolved(today: today)
                 }
                 inputs[field] = faulty ? hostileValue : validValue
             }

@@ -153,9 +153,9 @@ public enum BoundaryCatalogue {
     static func inserting(_ samples: [String], into base: Gen<String>) -> Gen<String> {
         let sample = Gen<String>.element(of: samples)
         return Gen { testCase in
-            let text = Array(try base.draw(testCase))
+            let text = Array(try base.draw(&testCase))
             let position = Int(try testCase.choice(upTo: UInt64(text.count)))
-            let inserted = try sample.draw(testCase)
+            let inserted = try sample.draw(&testCase)
             return String(text[..<position]) + inserted + String(text[position...])
         }
     }

@@ -48,7 +48,7 @@ public enum FieldGenerators {
         let separatorBytes = separators.map { Array($0.utf8) }
         return Gen { testCase in
             var text: [UInt8] = try testCase.weighted(0.3) ? [UInt8(ascii: "+")] : []
-            let digits = try count.draw(testCase)
+            let digits = try count.draw(&testCase)
             text.reserveCapacity(digits * 2 + 1)
             for position in 0..<digits {
                 if position > 0, try testCase.weighted(0.25) {
@@ -251,14 +251,14 @@ public enum FieldGenerators {
     public static func input(_ spec: FieldSpec, _ mood: InputMood) -> Gen<FieldInput> {
         func typed(_ gen: Gen<String?>) -> Gen<FieldInput> {
             let draw = gen.draw
-            return Gen { testCase in .value(try draw(testCase).map(FieldValue.text)) }
+            return Gen { testCase in .value(try draw(&testCase).map(FieldValue.text)) }
         }
         func typedSometimesEmpty(_ gen: Gen<String>) -> Gen<FieldInput> {
             let draw = gen.draw, optional = spec.presence == .optional
             // Left empty first (a choice of 0), so a shrunk report carries no optional value.
             return Gen { testCase in
                 if optional, try !testCase.weighted(0.7) { return .value(nil) }
-                return .value(.text(try draw(testCase)))
+                return .value(.text(try draw(&testCase)))
             }
         }
         switch spec.kind {

@@ -39,9 +39,9 @@ public enum FlowGenerators {
             (2, Gen.int(in: 0...86_399)))
         let referenceDays = Int((reference.timeIntervalSince1970 / 86_400).rounded(.down))
         return Gen { testCase in
-            let timeZone = zones[try zone.draw(testCase)]
-            let localDay = referenceDays + (try dayOffset.draw(testCase))
-            let second = try nearMidnight.draw(testCase)
+            let timeZone = zones[try zone.draw(&testCase)]
+            let localDay = referenceDays + (try dayOffset.draw(&testCase))
+            let second = try nearMidnight.draw(&testCase)
             // The UTC offset at that wall time: one correction step handles DST changes.
             let guess = Date(timeIntervalSince1970: Double(localDay * 86_400 + second))
             let offset = timeZone.secondsFromGMT(for: guess.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess))))
@@ -63,9 +63,9 @@ public enum FlowGenerators {
         let found = inputTemplates[InputTemplateKey(flow: .found, mood: mood)]!
         let contexts = context()
         return Gen { testCase in
-            let flow = try flow.draw(testCase)
-            let context = try contexts.draw(testCase)
-            let template = try (flow == .missing ? missing : found).draw(testCase)
+            let flow = try flow.draw(&testCase)
+            let context = try contexts.draw(&testCase)
+            let template = try (flow == .missing ? missing : found).draw(&testCase)
             return FlowCase(flow: flow, inputs: template.inputs(today: context.latestReportDate), context: context)
         }
     }
@@ -123,7 +123,7 @@ public enum FlowGenerators {
         return Gen { testCase in
             var template = InputTemplate(inputs: ReportInputs(), relativeDates: [])
             for index in fields.indices {
-                switch try generators[index].draw(testCase) {
+                switch try generators[index].draw(&testCase) {
                 case .value(let value): template.inputs[fields[index]] = value
                 case .date(let days): template.relativeDates.append(InputTemplate.RelativeDate(field: fields[index], daysAfterToday: days))
                 }

@@ -22,28 +22,28 @@ public enum GeneratorLaws {
         let identity = gen.map { $0 }
         for _ in 0..<Swift.max(0, samples) {
             let caseRandom = random.split()
-            let first = TestCase(random: caseRandom, size: size)
-            let second = TestCase(random: caseRandom, size: size)
-            let mapped = TestCase(random: caseRandom, size: size)
-            guard let value = try? gen.draw(first) else { continue }
-            let again = try? gen.draw(second)
+            var first = TestCase(random: caseRandom, size: size)
+            var second = TestCase(random: caseRandom, size: size)
+            var mapped = TestCase(random: caseRandom, size: size)
+            guard let value = try? gen.draw(&first) else { continue }
+            let again = try? gen.draw(&second)
             if again != value || second.choices != first.choices {
                 problems.append("seed determinism: one seed gave \(String(reflecting: value)) and \(String(reflecting: again))")
             }
-            if (try? identity.draw(mapped)) != value {
+            if (try? identity.draw(&mapped)) != value {
                 problems.append("map identity: map { $0 } changed \(String(reflecting: value))")
             }
-            let replay = TestCase(replaying: first.choices, size: size)
-            let replayed = try? gen.draw(replay)
+            var replay = TestCase(replaying: first.choices, size: size)
+            let replayed = try? gen.draw(&replay)
             if replayed != value || replay.choices != first.choices {
                 problems.append(
                     "replay determinism: choices \(first.choices.prefix(16)) gave \(String(reflecting: value)) "
                         + "then \(String(reflecting: replayed))")
             }
         }
-        let simplest = TestCase(replaying: [], size: size)
+        var simplest = TestCase(replaying: [], size: size)
         do {
-            _ = try gen.draw(simplest)
+            _ = try gen.draw(&simplest)
         } catch is TestCaseStop {
             // A clean rejection of the all-zero sequence is allowed.
         } catch {

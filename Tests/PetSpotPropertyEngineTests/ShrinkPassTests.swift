@@ -21,10 +21,10 @@ func run<Value>(
     var shrinker = Shrinker(
         failing: choices, limits: Shrinker.Limits(maxReplays: 10_000, stallLimit: 10_000, timeLimit: .seconds(5))
     ) { candidate in
-        let testCase = TestCase(replaying: candidate)
+        var testCase = TestCase(replaying: candidate)
         let outcome: ChoiceTree.Outcome
         do {
-            outcome = fails(try gen.draw(testCase)) ? .failed : .passed
+            outcome = fails(try gen.draw(&testCase)) ? .failed : .passed
         } catch {
             outcome = .discarded
         }

@@ -74,7 +74,7 @@ struct FastPathAgreementTests {
         let compiled = try JSONSchema.compile(Self.schema)
         var valid = 0
         for seed in UInt64(1)...400 {
-            let instance = try TestCase(seed: seed).draw(Self.instance)
+            let instance = try Self.instance.sample(seed: seed)
             if compiled.validity(of: instance) == .valid { valid += 1 }
         }
         #expect(valid >= 40 && valid <= 360, "\(valid) of 400 valid: the agreement test needs both kinds")

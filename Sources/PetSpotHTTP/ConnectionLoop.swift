@@ -437,7 +437,7 @@ final class ConnectionLoop {
             let received = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
             if received > 0 {
                 if connection.requestStartedAt == nil { connection.requestStartedAt = now }
-                readBuffer.withUnsafeBytes { connection.parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }
+                connection.parser.append(readBuffer[0..<received])
                 if received < readBuffer.count { break }
                 continue
             }

@@ -162,9 +162,8 @@ package enum Inflater {
     /// CRC-32 (ISO-HDLC, as gzip uses it).
     package static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        crcTable.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
+        let table = crcTable
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF
     }
 

@@ -84,12 +84,12 @@ package struct HTTPRequestParser: Sendable {
     package var isReceivingBody: Bool { head != nil }
 
     /// Adds received bytes.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Adds received bytes.
-    package mutating func append(_ bytes: [UInt8]) {
+    /// Adds received bytes: the filled part of a receive buffer.
+    package mutating func append(_ bytes: ArraySlice<UInt8>) {
         buffer.append(contentsOf: bytes)
     }
 

@@ -145,6 +145,7 @@ struct RequestWorker: Sendable {
         var parser = job.parser
         var peerFinished = job.peerFinished
         var requestStartedAt: Int64?
+        var receiveBuffer: [UInt8] = []
         func finish(_ outcome: ServerRun.Completion.Outcome) {
             handBack(ServerRun.Completion(connectionID: job.connectionID, descriptor: descriptor, outcome: outcome))
         }
@@ -196,7 +197,7 @@ struct RequestWorker: Sendable {
                 guard Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: Int(remaining)) else {
                     return finish(.read(state()))
                 }
-                switch receive(from: descriptor, into: &parser) {
+                switch receive(from: descriptor, through: &receiveBuffer, into: &parser) {
                 case .bytes:
                     if requestStartedAt == nil { requestStartedAt = Socket.monotonicMilliseconds() }
                 case .endOfInput:
@@ -219,20 +220,20 @@ struct RequestWorker: Sendable {
         case failed
     }
 
-    private func receive(from descriptor: Int32, into parser: inout HTTPRequestParser) -> Received {
-        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 16) { buffer in
-            while true {
-                let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-                if count > 0 {
-                    parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                    return .bytes
-                }
-                if count == 0 { return .endOfInput }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .nothing
-                default: return .failed
-                }
+    /// Receives what `descriptor` has into `parser`, through `chunk` (allocated on first use, then reused).
+    private func receive(from descriptor: Int32, through chunk: inout [UInt8], into parser: inout HTTPRequestParser) -> Received {
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 16 * 1024) }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                parser.append(chunk[0..<count])
+                return .bytes
+            }
+            if count == 0 { return .endOfInput }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .nothing
+            default: return .failed
             }
         }
     }

@@ -124,17 +124,17 @@ struct JSONByteParser {
         }
     }
 
-    private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+    private mutating func expectWord(_ word: String) throws(JSONParseError) {
         let start = index
-        let count = word.utf8CodeUnitCount
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
-        for offset in 0..<count {
-            guard start + offset < bytes.count, bytes[start + offset] == expected[offset] else {
+        var offset = 0
+        for expected in word.utf8 {
+            guard start + offset < bytes.count, bytes[start + offset] == expected else {
                 index = start + offset
                 throw fail("invalid literal, expected '\(word)'")
             }
+            offset += 1
         }
-        index = start + count
+        index = start + offset
     }
 
     private mutating func enter() throws(JSONParseError) {

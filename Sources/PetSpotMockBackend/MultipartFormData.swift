@@ -137,22 +137,18 @@ enum MultipartFormData {
         let first = needle[0]
         var index = start
         let last = haystack.count - needle.count
-        return haystack.withUnsafeBufferPointer { buffer in
-            needle.withUnsafeBufferPointer { pattern in
-                while index <= last {
-                    if buffer[index] == first {
-                        var matched = true
-                        for offset in 1..<pattern.count where buffer[index + offset] != pattern[offset] {
-                            matched = false
-                            break
-                        }
-                        if matched { return index }
-                    }
-                    index += 1
+        while index <= last {
+            if haystack[index] == first {
+                var matched = true
+                for offset in 1..<needle.count where haystack[index + offset] != needle[offset] {
+                    matched = false
+                    break
                 }
-                return nil
+                if matched { return index }
             }
+            index += 1
         }
+        return nil
     }
 }
 

@@ -191,8 +191,8 @@ public struct CoordinateRule: Sendable {
 
     /// The number `typed` spells, if it is a plain decimal number (after trimming) and finite.
     public func parse(_ typed: String) -> Double? {
-        var text = Trimming.trim(typed)
-        guard text.withUTF8(Self.isPlainDecimal), let value = Double(text), value.isFinite else { return nil }
+        let text = Trimming.trim(typed)
+        guard Self.isPlainDecimal(Array(text.utf8)), let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
@@ -202,7 +202,7 @@ public struct CoordinateRule: Sendable {
         return value
     }
 
-    static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlainDecimal(_ bytes: [UInt8]) -> Bool {
         var index = 0
         func isDigit(_ i: Int) -> Bool { i < bytes.count && (0x30...0x39).contains(bytes[i]) }
         if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {

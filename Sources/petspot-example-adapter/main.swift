@@ -130,20 +130,11 @@ func decode(_ line: String) -> Question {
     return Question(id: id, flow: flow, timeZone: zone, now: now, inputs: inputs)
 }
 
-nonisolated(unsafe) let wholeSeconds: ISO8601DateFormatter = {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter
-}()
-nonisolated(unsafe) let fractionalSeconds: ISO8601DateFormatter = {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter
-}()
+let wholeSeconds = Date.ISO8601FormatStyle()
+let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-// The formatters are used by the main thread only (the question loop).
 func parseInstant(_ text: String) -> Date? {
-    wholeSeconds.date(from: text) ?? fractionalSeconds.date(from: text)
+    (try? wholeSeconds.parse(text)) ?? (try? fractionalSeconds.parse(text))
 }
 
 /// The answer line for one question.

@@ -105,7 +105,7 @@ package struct CurlReproduction: Sendable {
             return words.joined(separator: " ")
         }
         words += ["--data-binary", "@-"]
-        return request.body.withUnsafeBytes { producer($0) } + " | " + words.joined(separator: " ")
+        return producer([UInt8](request.body)) + " | " + words.joined(separator: " ")
     }
 
     /// The words that send `value` as the Authorization header, secrets from variables.
@@ -136,19 +136,17 @@ package struct CurlReproduction: Sendable {
     }
 
     private static func longestRun(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBytes { buffer in
-            var longest = 0, index = 0
-            while index < buffer.count {
-                let end = runEnd(buffer, from: index)
-                longest = max(longest, end - index)
-                index = end
-            }
-            return longest
+        var longest = 0, index = 0
+        while index < bytes.count {
+            let end = runEnd(bytes, from: index)
+            longest = max(longest, end - index)
+            index = end
         }
+        return longest
     }
 
     /// A shell pipeline source that writes exactly `bytes` to standard output.
-    func producer(_ bytes: UnsafeRawBufferPointer) -> String {
+    func producer(_ bytes: [UInt8]) -> String {
         var commands: [String] = []
         var literal: [UInt8] = []
         func flush() {
@@ -188,30 +186,30 @@ package struct CurlReproduction: Sendable {
 
     /// The period (at most 4096 bytes) and length of a stretch from `start` that repeats one
     /// block at least 16 times and spans at least 16 KB, or `nil`.
-    static func periodicStretch(_ buffer: UnsafeRawBufferPointer, from start: Int) -> (period: Int, length: Int)? {
-        guard let base = buffer.baseAddress, buffer.count - start >= 16 * 1024 else { return nil }
+    static func periodicStretch(_ bytes: [UInt8], from start: Int) -> (period: Int, length: Int)? {
+        guard bytes.count - start >= 16 * 1024 else { return nil }
         let probe = 64
         var found: Int?
-        for period in 1...4096 where start + period + probe <= buffer.count {
-            if memcmp(base + start, base + start + period, probe) == 0 {
+        for period in 1...4096 where start + period + probe <= bytes.count {
+            if bytes[start..<(start + probe)].elementsEqual(bytes[(start + period)..<(start + period + probe)]) {
                 found = period
                 break
             }
         }
         guard let period = found else { return nil }
+        let block = bytes[start..<(start + period)]
         var length = period
-        while start + length + period <= buffer.count, memcmp(base + start, base + start + length, period) == 0 { length += period }
+        while start + length + period <= bytes.count, bytes[(start + length)..<(start + length + period)].elementsEqual(block) {
+            length += period
+        }
         return length >= max(16 * period, 16 * 1024) ? (period, length) : nil
     }
 
-    /// The end of the run of equal bytes starting at `start`, comparing eight bytes at a time
-    /// (photo bodies of 20 MB are mostly one run).
-    static func runEnd(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let value = buffer[start]
-        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+    /// The end of the run of equal bytes starting at `start`.
+    static func runEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        let value = bytes[start]
         var end = start + 1
-        while end + 8 <= buffer.count && buffer.loadUnaligned(fromByteOffset: end, as: UInt64.self) == pattern { end += 8 }
-        while end < buffer.count && buffer[end] == value { end += 1 }
+        while end < bytes.count && bytes[end] == value { end += 1 }
         return end
     }
 

@@ -244,13 +244,14 @@ package enum SampleImage {
     /// before `IDAT`), which production refuses.
     package static func png(tag: String, animated: Bool = false) -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        func appendBigEndian(_ value: UInt32) {
+            data.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        }
         func chunk(_ type: String, _ payload: [UInt8]) {
-            var length = UInt32(payload.count).bigEndian
-            withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
+            appendBigEndian(UInt32(payload.count))
             let typed = Array(type.utf8) + payload
             data.append(contentsOf: typed)
-            var crc = CRC32.checksum(typed).bigEndian
-            withUnsafeBytes(of: &crc) { data.append(contentsOf: $0) }
+            appendBigEndian(CRC32.checksum(typed))
         }
         chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
         if animated { chunk("acTL", [0, 0, 0, 1, 0, 0, 0, 0]) }

@@ -45,7 +45,7 @@ package final class TerminationSignalTrap {
     /// The signals the trap catches.
     package static let signals: [Int32] = [SIGINT, SIGTERM]
     private let readEnd: Int32
-    private var previousActions: [(signal: Int32, action: sigaction)] = []
+    private var previousActions: ReplacedSignalActions?
     private var previousMask = sigset_t()
     private var isRestored = false
 
@@ -79,19 +79,7 @@ package final class TerminationSignalTrap {
         sigemptyset(&caught)
         for signalNumber in signals { sigaddset(&caught, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &caught, &trap.previousMask)
-        for signalNumber in signals {
-            var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = terminationSignalHandler
-            #else
-            action.__sigaction_handler.sa_handler = terminationSignalHandler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            var previous = sigaction()
-            sigaction(signalNumber, &action, &previous)
-            trap.previousActions.append((signalNumber, previous))
-        }
+        trap.previousActions = ReplacedSignalActions.install(terminationSignalHandler, for: signals)
         return trap
     }
 
@@ -121,10 +109,7 @@ package final class TerminationSignalTrap {
     package func restore() {
         guard !isRestored else { return }
         isRestored = true
-        for (signalNumber, action) in previousActions {
-            var previous = action
-            sigaction(signalNumber, &previous, nil)
-        }
+        previousActions?.restore()
         pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         Self.registry.withLock { $0.isInstalled = false }
     }

@@ -62,17 +62,6 @@ package final class SignalTrap: Sendable {
         case cleanup(@Sendable () -> Void)
     }
 
-    /// The actions replaced by the trap's handler, to put back.
-    ///
-    /// Unchecked: a `sigaction` is plain data, written once when the trap is installed and read
-    /// once when it is removed, both under the trap's lock.
-    private final class Previous: @unchecked Sendable {
-        /// The action each signal had.
-        let actions: [Int32: sigaction]
-        /// Keeps `actions`.
-        init(_ actions: [Int32: sigaction]) { self.actions = actions }
-    }
-
     /// The handlers, the installed actions, and the signals received.
     private struct State: Sendable {
         /// The handlers by registration id.
@@ -80,7 +69,7 @@ package final class SignalTrap: Sendable {
         /// The next registration id.
         var nextId = 0
         /// The actions replaced, while the handler is installed.
-        var previous: Previous?
+        var previous: ReplacedSignalActions?
         /// Whether the watcher thread runs (it runs for the rest of the process once started).
         var watching = false
         /// Signals received since installation.
@@ -125,7 +114,7 @@ package final class SignalTrap: Sendable {
                 thread.stackSize = 256 * 1024
                 thread.start()
             }
-            if state.previous == nil { state.previous = Self.install() }
+            if state.previous == nil { state.previous = ReplacedSignalActions.install(forwardSignal, for: Self.signals) }
             return id
         }
         return Registration(trap: self, id: id)
@@ -146,34 +135,7 @@ package final class SignalTrap: Sendable {
             guard state.handlers.isEmpty, let previous = state.previous else { return }
             state.previous = nil
             state.received = 0
-            Self.uninstall(previous)
-        }
-    }
-
-    /// Installs ``forwardSignal`` for SIGINT and SIGTERM; returns the actions it replaced.
-    private static func install() -> Previous {
-        var replaced: [Int32: sigaction] = [:]
-        for signalNumber in signals {
-            var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = forwardSignal
-            #else
-            action.__sigaction_handler.sa_handler = forwardSignal
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            var old = sigaction()
-            sigaction(signalNumber, &action, &old)
-            replaced[signalNumber] = old
-        }
-        return Previous(replaced)
-    }
-
-    /// Puts back the actions the trap replaced.
-    private static func uninstall(_ previous: Previous) {
-        for (signalNumber, action) in previous.actions {
-            var old = action
-            sigaction(signalNumber, &old, nil)
+            previous.restore()
         }
     }
 

@@ -29,10 +29,11 @@ extension ContractReport {
         page.raw("</title>\n<style>\n\(Self.stylesheet)</style>\n</head>\n")
         page.raw("<body data-status=\"\(verdict)\" data-rendered=\"false\">\n")
         renderHeader(into: &page, verdict: verdict)
-        renderSummary(into: &page)
-        renderGroups(into: &page)
+        let failures = failureEntries
+        renderSummary(into: &page, failures: failures)
+        renderGroups(into: &page, failures: failures)
         renderCoverage(into: &page)
-        renderFailures(into: &page)
+        renderFailures(into: &page, failures: failures)
         renderNotes(into: &page)
         page.raw("<footer>Written by \(Self.tool) \(Self.toolVersion), report format \(Self.reportVersion).</footer>\n")
         page.raw("<script type=\"application/json\" id=\"report-data\">")
@@ -66,7 +67,7 @@ extension ContractReport {
         page.raw("</header>\n")
     }
 
-    private func renderSummary(into page: inout HTMLPage) {
+    private func renderSummary(into page: inout HTMLPage, failures: [FailureEntry]) {
         let totals = summary
         page.raw("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n")
         for (label, value, kind) in [
@@ -78,9 +79,9 @@ extension ContractReport {
         page.raw("</div>\n<figure>\n<figcaption>Contracts per group: passed, failed, skipped</figcaption>\n")
         page.raw("<div id=\"group-chart\" class=\"chart\" role=\"img\" aria-label=\"contracts per group\"></div>\n")
         page.raw("<noscript>The chart needs JavaScript; the tables below have the same numbers.</noscript>\n</figure>\n")
-        if !failureEntries.isEmpty {
+        if !failures.isEmpty {
             page.raw("<h3>Failures</h3>\n<ol class=\"failure-index\">\n")
-            for entry in failureEntries {
+            for entry in failures {
                 page.raw("<li><a href=\"#failure-\(entry.number)\">")
                 page.text("[\(entry.group)] \(entry.contract)")
                 page.raw("</a>: ")
@@ -92,10 +93,10 @@ extension ContractReport {
         page.raw("</section>\n")
     }
 
-    private func renderGroups(into page: inout HTMLPage) {
+    private func renderGroups(into page: inout HTMLPage, failures: [FailureEntry]) {
         page.raw("<section id=\"groups\">\n<h2>Contract groups</h2>\n")
         page.raw("<label class=\"filter\"><input type=\"checkbox\" id=\"only-failed\"> only groups with failures</label>\n")
-        let numbers = Dictionary(failureEntries.map { ("\($0.group)\u{0}\($0.contract)", $0.number) }, uniquingKeysWith: { first, _ in first })
+        let numbers = Dictionary(failures.map { ("\($0.group)\u{0}\($0.contract)", $0.number) }, uniquingKeysWith: { first, _ in first })
         for (index, group) in groups.enumerated() {
             let failed = group.contracts.filter { $0.status == .failed }.count
             let passed = group.contracts.filter { $0.status == .passed }.count
@@ -163,8 +164,7 @@ extension ContractReport {
         page.raw("</tbody>\n</table>\n</details>\n</section>\n")
     }
 
-    private func renderFailures(into page: inout HTMLPage) {
-        let entries = failureEntries
+    private func renderFailures(into page: inout HTMLPage, failures entries: [FailureEntry]) {
         guard !entries.isEmpty else { return }
         page.raw("<section id=\"failures\">\n<h2>Failures</h2>\n")
         for entry in entries {
@@ -278,9 +278,12 @@ extension ContractReport {
 
     // MARK: Data
 
-    /// Every failure kept, numbered as the console numbers them.
-    private var failureEntries: [(number: Int, group: String, contract: String, failure: ContractFailure)] {
-        var entries: [(number: Int, group: String, contract: String, failure: ContractFailure)] = []
+    /// One failure of the report, numbered as the console numbers it.
+    private typealias FailureEntry = (number: Int, group: String, contract: String, failure: ContractFailure)
+
+    /// Every failure kept, numbered as the console numbers them (computed once per page).
+    private var failureEntries: [FailureEntry] {
+        var entries: [FailureEntry] = []
         for group in groups {
             for contract in group.contracts {
                 for failure in contract.failures { entries.append((entries.count + 1, group.name, contract.name, failure)) }

@@ -100,7 +100,7 @@ public struct TestCase: ~Copyable {
         state.shapes.reserveCapacity(capacity)
     }
 
-    /// Starts a new fresh case in this object, keeping its buffers (used by the runner).
+    /// Starts a new fresh case in this value, keeping its buffers (used by the runner).
     mutating func restart(random: Xoshiro256StarStar, size: Int) {
         state.restart(random: random)
         self.size = size

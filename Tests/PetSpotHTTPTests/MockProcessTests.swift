@@ -36,7 +36,9 @@ struct MockProcessTests {
         child.send(signalNumber)
         let exit = try #require(child.waitForExit(timeout: 10), "still running 10 s after signal \(signalNumber)")
         #expect(exit.status == 0 && exit.signal == nil, "status \(String(describing: exit.status)), signal \(String(describing: exit.signal))")
-        #expect(Date().timeIntervalSince(signalled) < 2)
+        // Waiting for the slow client would take its 30 s request timeout; a loaded CI machine
+        // may take a few seconds to run the exit.
+        #expect(Date().timeIntervalSince(signalled) < 5)
         #expect(try keepAlive.isClosedByPeer(waitSeconds: 1))
     }
 

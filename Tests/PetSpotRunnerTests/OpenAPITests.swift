@@ -48,6 +48,8 @@ enum BackendContractDoc {
         var routes: [(String, String)] = []
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             guard let method = Range(match.range(at: 1), in: text), let path = Range(match.range(at: 2), in: text) else { continue }
+            // `GET /images/...` elides a route named in full elsewhere: not a route of its own.
+            if text[path].hasSuffix("...") { continue }
             let route = (String(text[method]), String(text[path]).trimmingCharacters(in: CharacterSet(charactersIn: ".")))
             if !routes.contains(where: { $0 == route }) { routes.append(route) }
         }

@@ -276,4 +276,38 @@ enum JavaScript {
         case .object: "object"
         }
     }
+
+    /// Bytes of `text` decoded as Node's `Buffer.from(text, "base64")`: both the base64 and the
+    /// base64url alphabets, every other character skipped, decoding ends at the first `=`, and a
+    /// last group of one character is dropped.
+    static func lenientBase64Decode(_ text: String) -> [UInt8] {
+        var sextets: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextets.append(byte - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextets.append(byte - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextets.append(byte - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): sextets.append(62)
+            case UInt8(ascii: "/"), UInt8(ascii: "_"): sextets.append(63)
+            case UInt8(ascii: "="): return decodeSextets(sextets)
+            default: continue
+            }
+        }
+        return decodeSextets(sextets)
+    }
+
+    private static func decodeSextets(_ sextets: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = 0
+        while index + 1 < sextets.count {
+            let group = sextets[index..<min(index + 4, sextets.count)].map(UInt32.init)
+            var bits = group.enumerated().reduce(UInt32(0)) { $0 | $1.element << (18 - 6 * UInt32($1.offset)) }
+            bits &= 0xFF_FFFF
+            bytes.append(UInt8(bits >> 16))
+            if group.count > 2 { bytes.append(UInt8(bits >> 8 & 0xFF)) }
+            if group.count > 3 { bytes.append(UInt8(bits & 0xFF)) }
+            index += 4
+        }
+        return bytes
+    }
 }

@@ -316,7 +316,7 @@ public final class MockBackend: Sendable {
 
     private func uploadPhoto(_ request: HTTPRequest, id: String) throws(MockProblem) -> HTTPResponse {
         if behaviour.has(.photoFileBeforeAuth) { _ = try photoFile(of: request) }
-        let password = try MockBackend.basicPassword(request.headers["Authorization"])
+        let password = try MockBackend.basicPassword(request.headers["Authorization"], lenientBase64: profile == .production)
         let record = store.record(id: id)
         if behaviour.has(.photo403Before404), !(record?.password.matches(password) ?? false) { throw .wrongPassword }
         guard let record else { throw .photoAnnouncementNotFound(id: id) }
@@ -368,15 +368,26 @@ public final class MockBackend: Sendable {
     }
 
     /// The password of a `Basic` Authorization value whose user and password are non-empty.
+    ///
+    /// With `lenientBase64` (production), the credentials are decoded as Node's `Buffer.from(_,
+    /// "base64")` does: characters outside the base64 and base64url alphabets are skipped, so
+    /// nothing is ever "not base64" (backend-contract.md's corrected 401 table); the strict profile
+    /// refuses such a credential with its own clear message.
     /// - Throws: the 401 problem naming what is wrong with the header.
-    static func basicPassword(_ header: String?) throws(MockProblem) -> String {
+    static func basicPassword(_ header: String?, lenientBase64: Bool = false) throws(MockProblem) -> String {
         guard let header, !header.trimmingASCIIWhitespace().isEmpty else { throw .authorizationMissing }
         let trimmed = header.trimmingASCIIWhitespace()
         guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "basic " else { throw .authorizationNotBasic }
         var token = trimmed.dropFirst(6).trimmingASCIIWhitespace()
         guard !token.isEmpty else { throw .authorizationNotBasic }
-        while token.utf8.count % 4 != 0 { token += "=" }
-        guard let data = Data(base64Encoded: token) else { throw .authorizationNotBase64 }
+        let data: Data
+        if lenientBase64 {
+            data = Data(JavaScript.lenientBase64Decode(token))
+        } else {
+            while token.utf8.count % 4 != 0 { token += "=" }
+            guard let strict = Data(base64Encoded: token) else { throw .authorizationNotBase64 }
+            data = strict
+        }
         let decoded = String(decoding: data, as: UTF8.self)
         guard let colon = decoded.firstIndex(of: ":") else { throw .authorizationWithoutColon }
         let user = decoded[..<colon]

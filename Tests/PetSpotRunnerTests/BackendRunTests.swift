@@ -19,6 +19,21 @@ struct BrokenBackendTransport: AnnouncementTransport {
     }
 }
 
+/// A transport that counts the requests reaching the one it wraps.
+final class CountingTransport: AnnouncementTransport {
+    let base: any AnnouncementTransport
+    private let sent = Locked(0)
+
+    init(base: any AnnouncementTransport) { self.base = base }
+
+    var count: Int { sent.withLock { $0 } }
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        sent.withLock { $0 += 1 }
+        return try await base.send(request)
+    }
+}
+
 /// Runs `run` through `transport` with the command line `arguments`; returns the exit code and JSON report.
 func runThrough(_ transport: any AnnouncementTransport, _ arguments: [String]) async throws -> (status: RunnerExitCode, report: JSONValue, out: String) {
     let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString).json").path
@@ -73,6 +88,21 @@ struct BackendRunTests {
         #expect(leftovers.count == backend.storedAnnouncementCount)
         #expect(!leftovers.isEmpty)
         #expect(result.out.contains("left on target"))
+    }
+
+    @Test("the budget counts every request sent, and no more go out than it allows", arguments: [1, 7, 30, 120, 400])
+    func budgetCountsRequestsSent(limit: Int) async throws {
+        let backend = MockBackend(profile: .production, clock: serverClockAhead)
+        let counting = CountingTransport(base: InProcessTransport(backend: backend))
+        // Without an admin token nothing is deleted at cleanup: every request the mock sees is budgeted.
+        let result = try await runThrough(counting, ["--cases", "5", "--seed", "5", "--max-requests", String(limit)])
+        let arrived = counting.count
+        #expect(arrived <= limit, "\(arrived) requests reached the backend with --max-requests \(limit)")
+        let note = result.report["notes"]?.arrayValue?.compactMap(\.stringValue).first { $0.contains("budgeted requests sent") } ?? ""
+        #expect(note.contains("; \(arrived) budgeted requests sent"), "the report counts \(note), the backend saw \(arrived)")
+        if limit < 400 {
+            #expect(arrived == limit, "a small budget is spent to the last request: \(arrived) of \(limit)")
+        }
     }
 
     @Test("the request budget bounds the run")

@@ -81,42 +81,52 @@ package final class BackendTarget: Sendable {
 
     // MARK: Requests
 
-    /// Sends `request` (already covered by the budget) and returns the answer or the transport
-    /// error. Every answer is observed for the behaviour all routes share (CORS, Content-Type),
-    /// which the routing group reports.
-    package func send(_ request: TransportRequest) async -> Result<TransportResponse, TransportError> {
-        let answer: Result<TransportResponse, TransportError>
-        do {
-            answer = .success(try await transport.send(request))
-        } catch {
-            answer = .failure(error)
-        }
-        if case .success(let response) = answer {
-            if let password = SharedBehaviourObservations.managementPassword(in: request, response) { learnPassword(password) }
-            registry.withLock { $0.shared.observe(request, response) }
-        }
+    /// Charges `request` to the budget (or to `hold`) and sends it. Every answer is observed: the
+    /// behaviour all routes share (CORS, Content-Type, which the routing group reports), the
+    /// management password of a create (masked from then on), the id of every announcement a
+    /// create made (deleted at cleanup) and of every one a delete removed.
+    /// - Throws: ``BudgetRefusal`` when the budget refuses it; nothing was sent then.
+    package func send(_ request: TransportRequest, hold: BudgetHold? = nil) async throws(BudgetRefusal) -> Result<TransportResponse, TransportError> {
+        let answer = try await transport.sendCharged(request, from: hold)
+        if case .success(let response) = answer { observe(request, response) }
         return answer
     }
 
-    /// Sends `request` and returns it with its answer.
-    package func exchange(_ request: TransportRequest) async -> Exchange {
-        Exchange(request: request, response: await send(request))
+    /// Learns what one answer says about the store and the run's secrets.
+    private func observe(_ request: TransportRequest, _ response: TransportResponse) {
+        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        if request.method == "POST", path == "/api/v1/announcements", (200..<300).contains(response.status),
+            response.body.count < 64 * 1024, let body = (try? JSONValue.parse(response.body))?.objectValue
+        {
+            if let password = body["managementPassword"]?.stringValue, !password.isEmpty { learnPassword(password) }
+            if let id = body["id"]?.stringValue { remember(id, microchip: body["microchipNumber"]?.stringValue) }
+        }
+        if request.method == "DELETE", response.status == 204, let id = Self.deletedId(path) { markDeleted(id) }
+        registry.withLock { $0.shared.observe(request, response) }
     }
 
-    /// A transport that sends through ``send(_:)`` (observed, already budgeted), for code that
-    /// takes a transport, such as the model's ``ReportSubmitter``.
-    package var observedTransport: any AnnouncementTransport { ObservedTransport(target: self) }
+    /// The announcement id a delete path names, if it is one of the delete routes.
+    static func deletedId(_ path: String) -> String? {
+        for prefix in ["/api/admin/v1/announcements/", "/api/v1/announcements/"] where path.hasPrefix(prefix) {
+            let id = String(path.dropFirst(prefix.count))
+            return id.isEmpty || id.contains("/") ? nil : (id.removingPercentEncoding ?? id)
+        }
+        return nil
+    }
 
-    /// Reserves `count` requests of the budget; when it cannot, notes once that the budget was
-    /// reached and returns `false`.
-    package func reserve(_ count: Int, recorder: ContractRecorder) -> Bool {
-        if transport.reserve(count) { return true }
+    /// A transport that sends through ``send(_:hold:)`` (charged, observed), for code that takes a
+    /// transport, such as the model's ``ReportSubmitter``; a refused request is a transport error.
+    package func observedTransport(hold: BudgetHold? = nil) -> any AnnouncementTransport {
+        ObservedTransport(target: self, hold: hold)
+    }
+
+    /// Notes once in `recorder` that the budget refused a request (or the run stopped granting).
+    package func noteRefusal(recorder: ContractRecorder) {
         let first = registry.withLock { registry -> Bool in
             defer { registry.budgetNoted = true }
             return !registry.budgetNoted
         }
         if first { recorder.note(transport.refusalNote) }
-        return false
     }
 
     /// `POST /api/v1/announcements` with `body` as JSON.
@@ -136,62 +146,6 @@ package final class BackendTarget: Sendable {
         TransportRequest(
             method: "DELETE", path: "/api/admin/v1/announcements/\(id)",
             headers: authorization.map { [("Authorization", $0)] } ?? [])
-    }
-
-    /// Creates the catalog's base payload with a fresh microchip (one budgeted request) and
-    /// remembers it for cleanup; returns its id and management password, or the failed exchange.
-    package func createBase(
-        _ session: ContractSession
-    ) async -> Result<(id: String, password: String, microchip: String), FailedSetup> {
-        let microchip = microchips.next()
-        switch await create(session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip)) {
-        case .success(let created): return .success((created.id, created.password, microchip))
-        case .failure(let setup): return .failure(setup)
-        }
-    }
-
-    /// An announcement the run created: its id, management password and the 201 answer.
-    package struct Created: Sendable {
-        /// The announcement's id.
-        package let id: String
-        /// Its management password (a secret: never printed).
-        package let password: String
-        /// The 201 answer's body.
-        package let answer: JSONObject
-        /// The create exchange.
-        package let exchange: Exchange
-    }
-
-    /// Creates an announcement from `body` (one budgeted request) and remembers it for cleanup.
-    /// - Returns: the created announcement, or the exchange when it did not answer 201 with an
-    ///   id and a management password.
-    package func create(_ body: JSONObject) async -> Result<Created, FailedSetup> {
-        let request = Self.createRequest(.object(body))
-        let answer = await send(request)
-        guard case .success(let response) = answer, response.status == 201,
-            let object = (try? JSONValue.parse(response.body))?.objectValue, let id = object["id"]?.stringValue,
-            let password = object["managementPassword"]?.stringValue
-        else {
-            if case .success(let response) = answer, let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue {
-                remember(id, microchip: body["microchipNumber"]?.stringValue)
-            }
-            return .failure(FailedSetup(request: request, response: answer))
-        }
-        remember(id, microchip: body["microchipNumber"]?.stringValue)
-        return .success(Created(id: id, password: password, answer: object, exchange: Exchange(request: request, response: answer)))
-    }
-
-    /// The catalog's valid base payload with a fresh microchip number of the run.
-    package func basePayload(_ session: ContractSession) -> JSONObject {
-        session.schemas.documents.negativeCases.basePayload(microchipNumber: microchips.next())
-    }
-
-    /// A setup request that did not answer as needed.
-    package struct FailedSetup: Error, Sendable {
-        /// The request.
-        package let request: TransportRequest
-        /// Its answer.
-        package let response: Result<TransportResponse, TransportError>
     }
 
     // MARK: Created announcements
@@ -318,32 +272,21 @@ extension ContractSession {
             group, contract, problem, request: exchange.request, expected: expected, response: exchange.response, caseId: caseId,
             redactor: backend?.redactor(adding: password))
     }
-
-    /// Records a failed setup as a failure of each of `contracts`.
-    package func recordSetupFailure(_ group: String, _ contracts: [String], _ setup: BackendTarget.FailedSetup, what: String) {
-        for contract in contracts {
-            record(group, contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
-        }
-    }
-
-    /// Declares `contracts` in `group` and reserves `count` requests for them; when the budget
-    /// cannot cover them, marks each skipped and returns `false`.
-    package func reserve(_ count: Int, group: String, contracts: [String]) -> Bool {
-        for contract in contracts { recorder.declare(group: group, contract: contract) }
-        guard let backend, backend.reserve(count, recorder: recorder) else {
-            for contract in contracts { recorder.skip(group: group, contract: contract, reason: "request budget reached") }
-            return false
-        }
-        return true
-    }
 }
 
-/// A transport through ``BackendTarget/send(_:)``: observed, and already covered by the budget.
+/// A transport through ``BackendTarget/send(_:hold:)``: charged to the budget and observed.
 struct ObservedTransport: AnnouncementTransport {
     let target: BackendTarget
+    let hold: BudgetHold?
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        try await target.send(request).get()
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = try await target.send(request, hold: hold)
+        } catch {
+            throw .noConnection(error.description)
+        }
+        return try answer.get()
     }
 }
 

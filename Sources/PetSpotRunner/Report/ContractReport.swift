@@ -415,6 +415,14 @@ public final class ContractRecorder: Sendable {
         }
     }
 
+    /// The contracts of `group` declared and neither checked by a case nor skipped yet.
+    package func uncheckedContracts(group: String) -> [String] {
+        recording.withLock { recording in
+            guard let outcome = recording.groups.first(where: { $0.name == group }) else { return [] }
+            return outcome.contracts.filter { $0.casesRun == 0 && $0.skipReason == nil }.map(\.name)
+        }
+    }
+
     /// Records an announcement left on the target.
     public func leave(_ leftover: Leftover) {
         recording.withLock { $0.leftovers.append(leftover) }

@@ -1,73 +1,67 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// The catalog's negative create requests (`Contracts/catalog/create-negative-cases.json`),
 /// each with the answer the run's profile must give; one contract per case.
-struct CreateCatalogContracts: ContractGroup {
+struct CreateCatalogContracts: BackendContractGroup {
     let name = "create negatives (catalog)"
-
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    // The charset rule is a create-route behaviour the catalog's charset cases exercise.
+    let surfaces: Set<MockDefect.Surface> = [.create, .routing]
+    /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
+    let plantedDefectsCoverEveryContract = false
 
     static func contractName(_ item: NegativeCase) -> String { "\(item.id): \(item.description)" }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        let catalog = session.schemas.documents.negativeCases
-        for item in catalog.cases { session.recorder.declare(group: name, contract: Self.contractName(item)) }
-        await forEachConcurrently(catalog.cases, limit: backend.concurrency) { item in
-            await run(item, catalog: catalog, session: session, backend: backend)
+    func contracts(in session: ContractSession) -> [String] { session.schemas.documents.negativeCases.cases.map(Self.contractName) }
+
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        let catalog = backend.schemas.documents.negativeCases
+        try await backend.forEach(catalog.cases) { item throws(GroupStop) in
+            // A case with a setup request is one step: its two requests are held together.
+            try await backend.holding(item.setup == nil ? 1 : 2) { backend throws(GroupStop) in
+                try await run(item, catalog: catalog, backend: backend)
+            }
         }
     }
 
-    private func run(_ item: NegativeCase, catalog: CaseCatalog, session: ContractSession, backend: BackendTarget) async {
+    private func run(_ item: NegativeCase, catalog: CaseCatalog, backend: GroupBackend) async throws(GroupStop) {
         let contract = Self.contractName(item)
-        guard backend.reserve(item.setup == nil ? 1 : 2, recorder: session.recorder) else {
-            session.recorder.skip(group: name, contract: contract, reason: "request budget reached")
+        let base = catalog.basePayload(microchipNumber: backend.microchip())
+        if item.setup == .createBaseFirst, case .failure(let setup) = try await backend.create(base) {
+            backend.record(contract, "setup: creating the base payload did not answer 201", request: setup.request, expected: "201", response: setup.response)
             return
-        }
-        let base = catalog.basePayload(microchipNumber: backend.microchips.next())
-        if item.setup == .createBaseFirst {
-            let setup = BackendTarget.createRequest(.object(base))
-            let answer = await backend.send(setup)
-            guard case .success(let response) = answer, response.status == 201,
-                let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue
-            else {
-                session.record(name, contract, "setup: creating the base payload did not answer 201", request: setup, expected: "201", response: answer)
-                return
-            }
-            backend.remember(id, microchip: base["microchipNumber"]?.stringValue)
         }
         let body: CaseBody
         do {
             body = try item.body(from: base)
         } catch {
-            session.record(name, contract, "the case cannot be built: \(error.description)", request: nil, expected: nil, response: nil)
+            backend.record(contract, "the case cannot be built: \(error.description)", request: nil, expected: nil, response: nil)
             return
         }
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let contentType = body.contentType { headers.insert(("Content-Type", contentType), at: 0) }
         let request = TransportRequest(method: "POST", path: "/api/v1/announcements", headers: headers, body: Data(body.bytes))
         let other: BackendProfile = backend.profile == .production ? .strict : .production
-        await session.sendNegative(
-            request, expected: item.expected(for: backend.profile), group: name, contract: contract, caseId: item.id,
-            microchip: base["microchipNumber"]?.stringValue, otherProfile: item.expected(for: other),
+        try await backend.sendNegative(
+            request, expected: item.expected(for: backend.profile), contract: contract, caseId: item.id,
+            otherProfile: item.expected(for: other),
             knownDefect: KnownDefect(item.knownProductionDefect, sane: item.strictExpected, profile: backend.profile))
     }
 }
 
-extension ContractSession {
+extension GroupBackend {
     /// Sends a create request that must be refused as `expected` (an error answer must also match
-    /// the error envelope); a create that succeeds anyway is remembered for cleanup. Where the
-    /// other profile expects another answer (`otherProfile`), notes which of the two came, for
-    /// the hint that the run's `--profile` is the wrong one.
+    /// the error envelope). Where the other profile expects another answer (`otherProfile`), notes
+    /// which of the two came, for the hint that the run's `--profile` is the wrong one.
     func sendNegative(
-        _ request: TransportRequest, expected: ExpectedResponse, group: String, contract: String, caseId: String, microchip: String?,
+        _ request: TransportRequest, expected: ExpectedResponse, contract: String, caseId: String,
         otherProfile: ExpectedResponse? = nil, knownDefect: KnownDefect? = nil
-    ) async {
-        guard let backend else { return }
-        let answer = await backend.send(request)
+    ) async throws(GroupStop) {
+        let backend = target
+        let answer = try await send(request)
         var problem: String?
         switch answer {
         case .failure(let error): problem = "no answer: \(error.description)"
@@ -78,9 +72,6 @@ extension ContractSession {
                 let violations = schemas.violations(of: body, against: .errorEnvelope)
                 if !violations.isEmpty { problem = "error body does not match error-envelope.schema.json: " + violations.prefix(3).joined(separator: "; ") }
             }
-            if (200..<300).contains(response.status), let id = body?["id"]?.stringValue {
-                backend.remember(id, microchip: microchip)
-            }
             if let knownDefect {
                 problem = knownDefect.judge(caseId: caseId, problem: problem, status: response.status, body: body, backend: backend)
             }
@@ -90,7 +81,7 @@ extension ContractSession {
                     caseId: caseId, matchedExpected: problem == nil, otherProfileAnswer: matchesOther ? otherProfile.description : nil)
             }
         }
-        record(group, contract, problem, request: request, expected: expected.description, response: answer, caseId: caseId)
+        record(contract, problem, request: request, expected: expected.description, response: answer, caseId: caseId)
     }
 }
 

@@ -1,5 +1,6 @@
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotMockBackend
 
 /// Negative create requests derived from the create-request schema document itself, so a new
 /// field, bound or pattern in a recaptured schema is exercised without editing the runner.
@@ -131,28 +132,24 @@ package enum SchemaDerivedCases {
 /// each field `null`, of a wrong type, past its bounds, against its pattern or enum, and unknown
 /// keys; one contract per kind of derivation. A derived case is kept only when the schema itself
 /// rejects its body.
-struct DerivedCreateContracts: ContractGroup {
+struct DerivedCreateContracts: BackendContractGroup {
     let name = "create negatives (schema-derived)"
+    let surfaces: Set<MockDefect.Surface> = [.create]
+    /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
+    let plantedDefectsCoverEveryContract = false
 
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] { SchemaDerivedCases.Category.allCases.map(\.contractName) }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        let schemas = session.schemas
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        let schemas = backend.schemas
         let derived = SchemaDerivedCases.make(schema: schemas.documents[.createRequest], base: schemas.documents.negativeCases.basePayload) { body in
             !schemas.violations(of: body, against: .createRequest).isEmpty
         }
-        for category in SchemaDerivedCases.Category.allCases {
-            session.recorder.declare(group: name, contract: category.contractName)
-        }
-        await forEachConcurrently(derived, limit: backend.concurrency) { item in
-            guard backend.reserve(1, recorder: session.recorder) else { return }
+        try await backend.forEach(derived) { item throws(GroupStop) in
             var body = item.body
-            let microchip = backend.microchips.next()
-            if item.field != "microchipNumber" || item.category == .unknownKey { body["microchipNumber"] = .string(microchip) }
-            await session.sendNegative(
-                BackendTarget.createRequest(.object(body)), expected: item.expected, group: name,
-                contract: item.category.contractName, caseId: item.id, microchip: microchip)
+            if item.field != "microchipNumber" || item.category == .unknownKey { body["microchipNumber"] = .string(backend.microchip()) }
+            try await backend.sendNegative(
+                BackendTarget.createRequest(.object(body)), expected: item.expected, contract: item.category.contractName, caseId: item.id)
         }
     }
 }

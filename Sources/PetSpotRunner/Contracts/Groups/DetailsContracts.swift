@@ -1,11 +1,13 @@
 import Foundation
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// `GET /api/v1/announcements/{id}`: the announcement as create answered it, without
 /// `managementPassword`; the 404 envelope for an unknown and for a malformed id.
-struct DetailsContracts: ContractGroup {
+struct DetailsContracts: BackendContractGroup {
     let name = "details"
+    let surfaces: Set<MockDefect.Surface> = [.details]
     // Contract names, as the report shows them.
     static let sameAsCreate = "details answer what create answered, without managementPassword"
     static let unknown = "an unknown id answers the 404 NOT_FOUND envelope"
@@ -14,24 +16,22 @@ struct DetailsContracts: ContractGroup {
     /// Production's message for an unknown announcement.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
-    /// Applies whenever the session has a backend.
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend, session.reserve(4, group: name, contracts: Self.contracts) else { return }
-        switch await backend.create(backend.basePayload(session)) {
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        switch try await backend.createBase() {
         case .failure(let setup):
-            session.recordSetupFailure(name, [Self.sameAsCreate], setup, what: "creating an announcement")
+            backend.recordSetupFailure([Self.sameAsCreate], setup, what: "creating an announcement")
         case .success(let created):
-            let read = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
-            session.record(
-                name, Self.sameAsCreate, Self.sameAsCreateProblem(read.response, created: created.answer, schemas: session.schemas), read,
+            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+            backend.record(
+                Self.sameAsCreate, Self.sameAsCreateProblem(read.response, created: created.answer, schemas: backend.schemas), read,
                 expected: "200 with the create answer's members, no managementPassword", password: created.password)
         }
-        let unknown = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(UUID().uuidString.lowercased())"))
-        session.record(name, Self.unknown, session.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
-        let malformed = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/not-a-uuid"))
-        session.record(name, Self.malformed, session.problem(malformed.response, Self.notFound), malformed, expected: Self.notFound.description)
+        let unknown = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        backend.record(Self.unknown, backend.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
+        let malformed = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/not-a-uuid"))
+        backend.record(Self.malformed, backend.problem(malformed.response, Self.notFound), malformed, expected: Self.notFound.description)
     }
 
     /// What differs between a details answer and the create answer it must repeat, or `nil`.

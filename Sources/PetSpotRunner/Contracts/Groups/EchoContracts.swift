@@ -1,13 +1,15 @@
 import Foundation
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// What create and details echo: text fields petName, species, breed, sex, description and
 /// reward HTML-stripped as the `xss` library does (backend-contract.md's examples: tags dropped,
 /// `<script>`/`<style>` bodies removed, a stray `>` as `&gt;`), every value otherwise as sent
 /// (validated trimmed, stored untrimmed), numbers as the JSON numbers sent.
-struct EchoContracts: ContractGroup {
+struct EchoContracts: BackendContractGroup {
     let name = "echo"
+    let surfaces: Set<MockDefect.Surface> = [.echo]
     // Contract names, as the report shows them.
     static let stripped = "text fields come back HTML-stripped (create and details)"
     static let untrimmed = "values come back as sent, untrimmed (create and details)"
@@ -51,37 +53,35 @@ struct EchoContracts: ContractGroup {
         Field(name: "age", sent: 7, echoed: 7),
     ]
 
-    /// Applies whenever the session has a backend.
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend, session.reserve(2, group: name, contracts: Self.contracts) else { return }
-        var body = backend.basePayload(session)
-        let microchip = body["microchipNumber"]?.stringValue ?? backend.microchips.next()
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        var body = backend.basePayload()
+        let microchip = body["microchipNumber"]?.stringValue ?? backend.microchip()
         let groups: [(String, [Field])] = [
             (Self.stripped, Self.strippedFields), (Self.untrimmed, Self.untrimmedFields(microchip: microchip)), (Self.numbers, Self.numberFields),
         ]
         for field in groups.flatMap(\.1) { body[field.name] = field.sent }
-        let created: BackendTarget.Created
-        switch await backend.create(body) {
+        let created: GroupBackend.Created
+        switch try await backend.create(body) {
         case .failure(let setup):
-            session.recordSetupFailure(name, Self.contracts, setup, what: "creating an announcement with markup and spaces")
+            backend.recordSetupFailure(Self.contracts, setup, what: "creating an announcement with markup and spaces")
             return
         case .success(let value): created = value
         }
-        let read = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+        let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
         let details = successObject(read.response, status: 200)
         for (contract, fields) in groups {
             let expected = "{" + fields.map { "\"\($0.name)\": \($0.echoed.serialized())" }.joined(separator: ", ") + "}"
             if let problem = Self.mismatch(fields, in: created.answer, where: "create") {
-                session.record(name, contract, problem, created.exchange, expected: expected, password: created.password)
+                backend.record(contract, problem, created.exchange, expected: expected, password: created.password)
                 continue
             }
             switch details {
             case .failure(let problem):
-                session.record(name, contract, "details: \(problem)", read, expected: expected)
+                backend.record(contract, "details: \(problem)", read, expected: expected)
             case .success(let object):
-                session.record(name, contract, Self.mismatch(fields, in: object, where: "details"), read, expected: expected)
+                backend.record(contract, Self.mismatch(fields, in: object, where: "details"), read, expected: expected)
             }
         }
     }

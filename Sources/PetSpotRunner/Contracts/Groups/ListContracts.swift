@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// `GET /api/v1/announcements`: only announcements with a photo; the `lat`/`lng`/`range` filter
@@ -10,8 +11,9 @@ import PetSpotModel
 /// the South Pacific, where no one else reports pets, and compares only the run's own ids, so
 /// announcements of others on a shared staging backend (even another run at the same point)
 /// cannot make it fail. Distances stay at least 0.4 km away from every range queried.
-struct ListContracts: ContractGroup {
+struct ListContracts: BackendContractGroup {
     let name = "list"
+    let surfaces: Set<MockDefect.Surface> = [.list]
     // Contract names, as the report shows them.
     static let onlyWithPhoto = "the list answers only announcements with a photo"
     static let defaultRange = "lat/lng without range filter at 5 km (great-circle, R = 6371 km)"
@@ -59,9 +61,6 @@ struct ListContracts: ContractGroup {
         ]
     }
 
-    /// Requests the group sends.
-    static var requestCount: Int { 2 * placed.count + 1 + 1 + 1 + queriedRanges.count + 2 + parameterCases.count }
-
     /// One announcement of the oracle.
     struct Placed {
         /// Its id.
@@ -76,18 +75,16 @@ struct ListContracts: ContractGroup {
         var distance: Double { GreatCircle.distance(ListContracts.centre.lat, ListContracts.centre.lng, latitude, longitude) }
     }
 
-    /// Applies whenever the session has a backend.
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    /// The contracts the oracle checks.
+    static let oracleContracts = [onlyWithPhoto, defaultRange, ranges, parseFloat, emptyAbsent]
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        let parameterCases = Self.parameterCases
-        let oracleContracts = [Self.onlyWithPhoto, Self.defaultRange, Self.ranges, Self.parseFloat, Self.emptyAbsent]
-        guard session.reserve(Self.requestCount, group: name, contracts: oracleContracts + parameterCases.map(\.contract)) else { return }
+    func contracts(in session: ContractSession) -> [String] { Self.oracleContracts + Self.parameterCases.map(\.contract) }
 
-        await forEachConcurrently(parameterCases, limit: backend.concurrency) { item in
-            let exchange = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?\(item.query)"))
-            session.record(name, item.contract, session.problem(exchange.response, item.expected), exchange, expected: item.expected.description)
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        let oracleContracts = Self.oracleContracts
+        try await backend.forEach(Self.parameterCases) { item throws(GroupStop) in
+            let exchange = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?\(item.query)"))
+            backend.record(item.contract, backend.problem(exchange.response, item.expected), exchange, expected: item.expected.description)
         }
 
         // Setup: announcements at known distances, all but one with a photo.
@@ -95,21 +92,21 @@ struct ListContracts: ContractGroup {
         for (index, spot) in (Self.placed + [Self.photoless]).enumerated() {
             let hasPhoto = index < Self.placed.count
             let point = GreatCircle.destination(Self.centre.lat, Self.centre.lng, kilometres: spot.kilometres, bearing: spot.bearing)
-            var body = backend.basePayload(session)
+            var body = backend.basePayload()
             body["locationLatitude"] = .number(JSONNumber(point.lat))
             body["locationLongitude"] = .number(JSONNumber(point.lng))
-            switch await backend.create(body) {
+            switch try await backend.create(body) {
             case .failure(let setup):
-                session.recordSetupFailure(name, oracleContracts, setup, what: "creating an announcement \(spot.kilometres) km from the centre")
+                backend.recordSetupFailure(oracleContracts, setup, what: "creating an announcement \(spot.kilometres) km from the centre")
                 return
             case .success(let created):
                 if hasPhoto {
-                    let upload = await backend.exchange(photoUploadRequest(
+                    let upload = try await backend.exchange(photoUploadRequest(
                         id: created.id, password: created.password, fileName: "pet.png", contentType: "image/png",
                         bytes: SampleImage.png(tag: "petspot-contracts list \(index)")))
                     guard case .success(let response) = upload.response, response.status == 201 else {
                         for contract in oracleContracts {
-                            session.record(name, contract, "setup: the photo upload did not answer 201", upload, expected: "201 {}", password: created.password)
+                            backend.record(contract, "setup: the photo upload did not answer 201", upload, expected: "201 {}", password: created.password)
                         }
                         return
                     }
@@ -120,29 +117,29 @@ struct ListContracts: ContractGroup {
         let lat = "\(Self.centre.lat)", lng = "\(Self.centre.lng)"
 
         // Unfiltered: every announcement of the run with a photo, none without.
-        let all = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements"))
-        session.record(
-            name, Self.onlyWithPhoto, Self.listProblem(all.response, placed: placed, range: nil, schemas: session.schemas), all,
+        let all = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements"))
+        backend.record(
+            Self.onlyWithPhoto, Self.listProblem(all.response, placed: placed, range: nil, schemas: backend.schemas), all,
             expected: "200, the run's announcements with a photo and not the one without")
-        let empty = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat="))
-        session.record(
-            name, Self.emptyAbsent, Self.listProblem(empty.response, placed: placed, range: nil, schemas: session.schemas), empty,
+        let empty = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat="))
+        backend.record(
+            Self.emptyAbsent, Self.listProblem(empty.response, placed: placed, range: nil, schemas: backend.schemas), empty,
             expected: "200, unfiltered: the run's announcements with a photo")
 
         // Filtered.
-        let byDefault = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)"))
-        session.record(
-            name, Self.defaultRange, Self.listProblem(byDefault.response, placed: placed, range: 5, schemas: session.schemas), byDefault,
+        let byDefault = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)"))
+        backend.record(
+            Self.defaultRange, Self.listProblem(byDefault.response, placed: placed, range: 5, schemas: backend.schemas), byDefault,
             expected: Self.expectedText(placed, range: 5))
         for range in Self.queriedRanges {
-            let answer = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)&range=\(range)"))
-            session.record(
-                name, Self.ranges, Self.listProblem(answer.response, placed: placed, range: Double(range), schemas: session.schemas), answer,
+            let answer = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)&range=\(range)"))
+            backend.record(
+                Self.ranges, Self.listProblem(answer.response, placed: placed, range: Double(range), schemas: backend.schemas), answer,
                 expected: Self.expectedText(placed, range: Double(range)))
         }
-        let sloppy = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)abc&lng=\(lng)&range=1"))
-        session.record(
-            name, Self.parseFloat, Self.listProblem(sloppy.response, placed: placed, range: 1, schemas: session.schemas), sloppy,
+        let sloppy = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)abc&lng=\(lng)&range=1"))
+        backend.record(
+            Self.parseFloat, Self.listProblem(sloppy.response, placed: placed, range: 1, schemas: backend.schemas), sloppy,
             expected: Self.expectedText(placed, range: 1))
     }
 

@@ -1,13 +1,15 @@
 import Foundation
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// The photo of an announcement and `/images`: `photoUrl` takes the extension of the type
 /// detected from the bytes (not the declared one), `GET` on it serves the same bytes with the
 /// extension's Content-Type, another extension is 404, a second upload replaces the first, and
 /// deleting the announcement removes the photo.
-struct PhotoContracts: ContractGroup {
+struct PhotoContracts: BackendContractGroup {
     let name = "photo and /images"
+    let surfaces: Set<MockDefect.Surface> = [.photo]
     // Contract names, as the report shows them.
     static let detectedExtension = "photoUrl takes the detected type's extension (a PNG declared image/jpeg gives .png)"
     static let serves = "GET photoUrl serves the uploaded bytes with the extension's Content-Type"
@@ -20,36 +22,33 @@ struct PhotoContracts: ContractGroup {
     static let notAnImage = ErrorExpectation(
         400, "INVALID_FILE_FORMAT", field: .named("file"), message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)")
 
-    /// Applies whenever the session has a backend.
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        guard session.reserve(backend.adminToken == nil ? 11 : 13, group: name, contracts: Self.contracts) else { return }
-        if backend.adminToken == nil { session.recorder.skip(group: name, contract: Self.deleteRemoves, reason: "no --admin-token given") }
-        let created: BackendTarget.Created
-        switch await backend.create(backend.basePayload(session)) {
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        if backend.adminToken == nil { backend.skip(Self.deleteRemoves, reason: "no --admin-token given") }
+        let created: GroupBackend.Created
+        switch try await backend.createBase() {
         case .failure(let setup):
-            session.recordSetupFailure(name, Self.contracts, setup, what: "creating an announcement")
+            backend.recordSetupFailure(Self.contracts, setup, what: "creating an announcement")
             return
         case .success(let value): created = value
         }
         let id = created.id, password = created.password
-        let tag = "petspot-contracts \(backend.microchips.prefix) \(UUID().uuidString.lowercased())"
+        let tag = "petspot-contracts \(backend.target.microchips.prefix) \(UUID().uuidString.lowercased())"
         let firstPNG = SampleImage.png(tag: tag + " first"), secondPNG = SampleImage.png(tag: tag + " second")
         let jpeg = SampleImage.jpeg(tag: tag + " third")
         func record(_ contract: String, _ problem: String?, _ exchange: BackendTarget.Exchange, _ expected: String) {
-            session.record(name, contract, problem, exchange, expected: expected, password: password)
+            backend.record(contract, problem, exchange, expected: expected, password: password)
         }
-        func upload(_ bytes: Data, declared: String, fileName: String) async -> (BackendTarget.Exchange, String?) {
-            let exchange = await backend.exchange(photoUploadRequest(id: id, password: password, fileName: fileName, contentType: declared, bytes: bytes))
+        func upload(_ bytes: Data, declared: String, fileName: String) async throws(GroupStop) -> (BackendTarget.Exchange, String?) {
+            let exchange = try await backend.exchange(photoUploadRequest(id: id, password: password, fileName: fileName, contentType: declared, bytes: bytes))
             switch exchange.response {
             case .failure(let error): return (exchange, "the upload got no answer: \(error.description)")
             case .success(let response): return (exchange, response.status == 201 ? nil : "the upload answered \(response.status), expected 201")
             }
         }
-        func photoURL() async -> (BackendTarget.Exchange, Result<String, ProblemText>) {
-            let read = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(id)"))
+        func photoURL() async throws(GroupStop) -> (BackendTarget.Exchange, Result<String, ProblemText>) {
+            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(id)"))
             switch successObject(read.response, status: 200) {
             case .failure(let problem): return (read, .failure(ProblemText("details: \(problem)")))
             case .success(let object):
@@ -59,8 +58,8 @@ struct PhotoContracts: ContractGroup {
                 return (read, .success(url))
             }
         }
-        func image(_ path: String, bytes: Data, type: String) async -> (BackendTarget.Exchange, String?) {
-            let fetched = await backend.exchange(TransportRequest(method: "GET", path: path))
+        func image(_ path: String, bytes: Data, type: String) async throws(GroupStop) -> (BackendTarget.Exchange, String?) {
+            let fetched = try await backend.exchange(TransportRequest(method: "GET", path: path))
             switch fetched.response {
             case .failure(let error): return (fetched, "no answer: \(error.description)")
             case .success(let response):
@@ -75,12 +74,12 @@ struct PhotoContracts: ContractGroup {
         }
 
         // An animated PNG is no photo.
-        let apng = await backend.exchange(photoUploadRequest(
+        let apng = try await backend.exchange(photoUploadRequest(
             id: id, password: password, fileName: "animated.png", contentType: "image/png", bytes: SampleImage.png(tag: tag, animated: true)))
-        record(Self.animated, session.problem(apng.response, Self.notAnImage), apng, Self.notAnImage.description)
+        record(Self.animated, backend.problem(apng.response, Self.notAnImage), apng, Self.notAnImage.description)
 
         // A PNG declared as JPEG: the extension follows the bytes.
-        let (firstUpload, firstProblem) = await upload(firstPNG, declared: "image/jpeg", fileName: "photo.jpg")
+        let (firstUpload, firstProblem) = try await upload(firstPNG, declared: "image/jpeg", fileName: "photo.jpg")
         if let firstProblem {
             for contract in [Self.detectedExtension, Self.serves, Self.otherExtension, Self.replaces, Self.deleteRemoves]
             where contract != Self.deleteRemoves || backend.adminToken != nil {
@@ -89,51 +88,50 @@ struct PhotoContracts: ContractGroup {
             return
         }
         let pngPath = "/images/\(id).png", jpegPath = "/images/\(id).jpeg"
-        let (read, url) = await photoURL()
+        let (read, url) = try await photoURL()
         switch url {
         case .failure(let problem): record(Self.detectedExtension, problem.description, read, "photoUrl \(pngPath)")
         case .success(let value):
             record(Self.detectedExtension, value == pngPath ? nil : "photoUrl is \(value), expected \(pngPath) (the bytes are PNG)", read, "photoUrl \(pngPath)")
         }
-        let (served, servedProblem) = await image(pngPath, bytes: firstPNG, type: "image/png")
+        let (served, servedProblem) = try await image(pngPath, bytes: firstPNG, type: "image/png")
         record(Self.serves, servedProblem, served, "200 image/png with the uploaded bytes")
-        let other = await backend.exchange(TransportRequest(method: "GET", path: jpegPath))
+        let other = try await backend.exchange(TransportRequest(method: "GET", path: jpegPath))
         let notFound = ErrorExpectation(404, "NOT_FOUND")
-        record(Self.otherExtension, session.problem(other.response, notFound), other, notFound.description)
+        record(Self.otherExtension, backend.problem(other.response, notFound), other, notFound.description)
 
         // The same type again: new bytes at the same URL.
-        let (secondUpload, secondProblem) = await upload(secondPNG, declared: "image/png", fileName: "second.png")
+        let (secondUpload, secondProblem) = try await upload(secondPNG, declared: "image/png", fileName: "second.png")
         if let secondProblem {
             record(Self.replaces, secondProblem, secondUpload, "201 {}")
         } else {
-            let (replaced, replacedProblem) = await image(pngPath, bytes: secondPNG, type: "image/png")
+            let (replaced, replacedProblem) = try await image(pngPath, bytes: secondPNG, type: "image/png")
             record(Self.replaces, replacedProblem.map { "after a second PNG upload, \($0)" }, replaced, "200 image/png with the second upload's bytes")
         }
 
         // Another type: a new photoUrl serving the JPEG.
-        let (thirdUpload, thirdProblem) = await upload(jpeg, declared: "image/jpeg", fileName: "third.jpg")
+        let (thirdUpload, thirdProblem) = try await upload(jpeg, declared: "image/jpeg", fileName: "third.jpg")
         if let thirdProblem {
             record(Self.replaces, thirdProblem, thirdUpload, "201 {}")
         } else {
-            let (readAgain, urlAgain) = await photoURL()
+            let (readAgain, urlAgain) = try await photoURL()
             switch urlAgain {
             case .failure(let problem): record(Self.replaces, problem.description, readAgain, "photoUrl \(jpegPath)")
             case .success(let value):
                 record(Self.replaces, value == jpegPath ? nil : "after a JPEG upload photoUrl is \(value), expected \(jpegPath)", readAgain, "photoUrl \(jpegPath)")
             }
-            let (servedJPEG, jpegProblem) = await image(jpegPath, bytes: jpeg, type: "image/jpeg")
+            let (servedJPEG, jpegProblem) = try await image(jpegPath, bytes: jpeg, type: "image/jpeg")
             record(Self.serves, jpegProblem, servedJPEG, "200 image/jpeg with the uploaded bytes")
         }
 
         // Deleting the announcement removes the photo.
         guard let token = backend.adminToken else { return }
-        let deletion = await backend.exchange(BackendTarget.adminDeleteRequest(id: id, authorization: token))
+        let deletion = try await backend.exchange(BackendTarget.adminDeleteRequest(id: id, authorization: token))
         guard case .success(let response) = deletion.response, response.status == 204 else {
             record(Self.deleteRemoves, "the delete answered \(AdminDeleteContracts.statusText(deletion.response)), expected 204", deletion, "204")
             return
         }
-        backend.markDeleted(id)
-        let gone = await backend.exchange(TransportRequest(method: "GET", path: thirdProblem == nil ? jpegPath : pngPath))
-        record(Self.deleteRemoves, session.problem(gone.response, notFound).map { "after the delete, /images: \($0)" }, gone, notFound.description)
+        let gone = try await backend.exchange(TransportRequest(method: "GET", path: thirdProblem == nil ? jpegPath : pngPath))
+        record(Self.deleteRemoves, backend.problem(gone.response, notFound).map { "after the delete, /images: \($0)" }, gone, notFound.description)
     }
 }

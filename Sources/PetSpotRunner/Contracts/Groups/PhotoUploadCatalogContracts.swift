@@ -1,41 +1,35 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// The catalog's photo upload cases (`Contracts/catalog/photo-upload-cases.json`): credentials,
 /// part names, sizes and file formats, against one announcement created for them; one contract
 /// per case.
-struct PhotoUploadCatalogContracts: ContractGroup {
+struct PhotoUploadCatalogContracts: BackendContractGroup {
     let name = "photo upload (catalog)"
-
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    let surfaces: Set<MockDefect.Surface> = [.photo]
+    /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
+    let plantedDefectsCoverEveryContract = false
 
     static func contractName(_ item: PhotoUploadCase) -> String { "\(item.id): \(item.description)" }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        let cases = session.schemas.documents.photoUploadCases.cases
-        let contracts = cases.map(Self.contractName)
-        for contract in contracts { session.recorder.declare(group: name, contract: contract) }
-        guard backend.reserve(1, recorder: session.recorder) else {
-            for contract in contracts { session.recorder.skip(group: name, contract: contract, reason: "request budget reached") }
-            return
-        }
-        let created: (id: String, password: String, microchip: String)
-        switch await backend.createBase(session) {
+    func contracts(in session: ContractSession) -> [String] { session.schemas.documents.photoUploadCases.cases.map(Self.contractName) }
+
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        let cases = backend.schemas.documents.photoUploadCases.cases
+        let created: GroupBackend.Created
+        switch try await backend.createBase() {
         case .success(let base): created = base
         case .failure(let setup):
-            session.recordSetupFailure(name, contracts, setup, what: "creating an announcement")
+            backend.recordSetupFailure(cases.map(Self.contractName), setup, what: "creating an announcement")
             return
         }
-        let redactor = backend.redactor.adding(created.password)
-        await forEachConcurrently(cases, limit: backend.concurrency) { item in
+        let redactor = backend.target.redactor.adding(created.password)
+        let target = backend.target
+        try await backend.forEach(cases) { item throws(GroupStop) in
             let contract = Self.contractName(item)
-            guard backend.reserve(1, recorder: session.recorder) else {
-                session.recorder.skip(group: name, contract: contract, reason: "request budget reached")
-                return
-            }
             let targetId: String
             switch item.announcement {
             case .created: targetId = created.id
@@ -43,7 +37,7 @@ struct PhotoUploadCatalogContracts: ContractGroup {
             case .malformed: targetId = PhotoUploadCase.Target.malformedID
             }
             let request = Self.photoRequest(item, announcementId: targetId, credentials: PhotoCredentials(id: targetId, password: created.password))
-            let answer = await backend.send(request)
+            let answer = try await backend.send(request)
             let expected = item.expected(for: backend.profile)
             var problem: String?
             switch answer {
@@ -53,15 +47,15 @@ struct PhotoUploadCatalogContracts: ContractGroup {
                 problem = expected.mismatch(status: response.status, body: body)
                 let knownDefect = KnownDefect(item.knownProductionDefect, sane: item.strictExpected, profile: backend.profile)
                 if let knownDefect {
-                    problem = knownDefect.judge(caseId: item.id, problem: problem, status: response.status, body: body, backend: backend)
+                    problem = knownDefect.judge(caseId: item.id, problem: problem, status: response.status, body: body, backend: target)
                 }
                 let other = item.expected(for: backend.profile == .production ? .strict : .production)
                 if other != expected, knownDefect == nil {
                     let matchesOther = other.mismatch(status: response.status, body: body) == nil
-                    backend.noteProfileEvidence(caseId: item.id, matchedExpected: problem == nil, otherProfileAnswer: matchesOther ? other.description : nil)
+                    target.noteProfileEvidence(caseId: item.id, matchedExpected: problem == nil, otherProfileAnswer: matchesOther ? other.description : nil)
                 }
             }
-            session.record(name, contract, problem, request: request, expected: expected.description, response: answer, caseId: item.id, redactor: redactor)
+            backend.record(contract, problem, request: request, expected: expected.description, response: answer, caseId: item.id, redactor: redactor)
         }
     }
 

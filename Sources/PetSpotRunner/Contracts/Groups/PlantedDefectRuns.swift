@@ -7,20 +7,10 @@ import PetSpotMockTransport
 /// against an in-process ``MockBackend`` with one ``MockDefect``, in each profile the defect
 /// shows in, must fail a contract in a group of the defect's surface.
 package enum PlantedDefectRuns {
-    /// The groups that must catch a defect of `surface`.
+    /// The groups that must catch a defect of `surface`: every backend group of the registry that
+    /// names the surface among its ``BackendContractGroup/surfaces``.
     package static func catchingGroups(_ surface: MockDefect.Surface) -> Set<String> {
-        switch surface {
-        case .list: [ListContracts().name]
-        case .details: [DetailsContracts().name]
-        case .photo: [PhotoContracts().name, PhotoUploadCatalogContracts().name]
-        case .adminDelete: [AdminDeleteContracts().name]
-        // An empty optional text kept as "" is an echo defect the acceptance group sees.
-        case .echo: [EchoContracts().name, AcceptanceContracts().name]
-        // The charset rule is a create-route behaviour the catalog's charset cases exercise.
-        case .routing: [RoutingContracts().name, CreateCatalogContracts().name]
-        case .create: [CreateCatalogContracts().name, DerivedCreateContracts().name, AcceptanceContracts().name]
-        case .messages: [MessagesContracts().name]
-        }
+        Set(ContractRegistry.groups.compactMap { $0 as? any BackendContractGroup }.filter { $0.surfaces.contains(surface) }.map(\.name))
     }
 
     /// One run against one planted defect.

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// The HTTP behaviour every route shares (backend-contract.md): unknown routes and methods
@@ -8,8 +9,10 @@ import PetSpotModel
 /// `:id` that is not valid percent-encoding answers 500. And, observed on every answer of the
 /// run (so it runs last among the backend groups): CORS is open on every answer, and every body
 /// is what its Content-Type says.
-struct RoutingContracts: ContractGroup {
+struct RoutingContracts: BackendContractGroup {
     let name = "routing and shared HTTP behaviour"
+    // The charset rule is a create-route behaviour the catalog's charset cases exercise too.
+    let surfaces: Set<MockDefect.Surface> = [.routing]
     // Contract names, as the report shows them.
     static let unknownRoute = "an unknown route answers the JSON 404 NOT_FOUND envelope"
     static let unknownMethod = "an unknown method on a known path answers the JSON 404 NOT_FOUND envelope"
@@ -25,53 +28,45 @@ struct RoutingContracts: ContractGroup {
     /// The unknown-route answer.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
-    /// Applies whenever the session has a backend.
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        defer { Self.recordObservations(session, backend: backend, group: name) }
-        guard session.reserve(11, group: name, contracts: Self.contracts) else { return }
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        defer { Self.recordObservations(backend) }
 
-        let unknown = await backend.exchange(BackendTarget.getRequest("/api/v1/no-such-route"))
-        session.record(name, Self.unknownRoute, session.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
+        let unknown = try await backend.exchange(BackendTarget.getRequest("/api/v1/no-such-route"))
+        backend.record(Self.unknownRoute, backend.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
         for (method, path) in [("PUT", "/api/v1/announcements"), ("PATCH", "/api/health")] {
-            let answer = await backend.exchange(TransportRequest(
+            let answer = try await backend.exchange(TransportRequest(
                 method: method, path: path, headers: [("Content-Type", "application/json"), ("Accept", "application/json")], body: Data("{}".utf8)))
-            session.record(name, Self.unknownMethod, session.problem(answer.response, Self.notFound), answer, expected: Self.notFound.description)
+            backend.record(Self.unknownMethod, backend.problem(answer.response, Self.notFound), answer, expected: Self.notFound.description)
         }
 
-        let preflight = await backend.exchange(TransportRequest(
+        let preflight = try await backend.exchange(TransportRequest(
             method: "OPTIONS", path: "/api/v1/announcements",
             headers: [("Origin", "https://app.petspot.example"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type")]))
-        session.record(name, Self.preflight, Self.preflightProblem(preflight.response), preflight, expected: "204 with Access-Control-Allow-Methods listing GET, POST and DELETE")
+        backend.record(Self.preflight, Self.preflightProblem(preflight.response), preflight, expected: "204 with Access-Control-Allow-Methods listing GET, POST and DELETE")
 
-        let health = await backend.exchange(BackendTarget.getRequest("/api/health"))
-        let headHealth = await backend.exchange(TransportRequest(method: "HEAD", path: "/api/health", headers: [("Accept", "application/json")]))
-        session.record(name, Self.head, Self.headProblem(headHealth.response, get: health.response), headHealth, expected: "200, the GET answer's Content-Type, no body")
-        let headUnknown = await backend.exchange(TransportRequest(method: "HEAD", path: "/api/v1/announcements/\(UUID().uuidString.lowercased())"))
-        session.record(name, Self.head, Self.headProblem(headUnknown.response, status: 404), headUnknown, expected: "404, Content-Type application/json, no body")
+        let health = try await backend.exchange(BackendTarget.getRequest("/api/health"))
+        let headHealth = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/health", headers: [("Accept", "application/json")]))
+        backend.record(Self.head, Self.headProblem(headHealth.response, get: health.response), headHealth, expected: "200, the GET answer's Content-Type, no body")
+        let headUnknown = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        backend.record(Self.head, Self.headProblem(headUnknown.response, status: 404), headUnknown, expected: "404, Content-Type application/json, no body")
 
         for (contract, coding) in [(Self.gzip, "gzip"), (Self.deflate, "deflate")] {
-            let plain = [UInt8](JSONValue.object(backend.basePayload(session)).serializedData())
+            let plain = [UInt8](JSONValue.object(backend.basePayload()).serializedData())
             let compressed = coding == "gzip" ? Deflate.gzip(plain) : Deflate.zlib(plain)
             let request = TransportRequest(
                 method: "POST", path: "/api/v1/announcements",
                 headers: [("Content-Type", "application/json"), ("Content-Encoding", coding), ("Accept", "application/json")], body: Data(compressed))
-            let answer = await backend.exchange(request)
+            let answer = try await backend.exchange(request)
             var problem: String?
-            switch successObject(answer.response, status: 201) {
-            case .failure(let failure): problem = failure.description
-            case .success(let body):
-                if let id = body["id"]?.stringValue { backend.remember(id, microchip: body["microchipNumber"]?.stringValue) }
-                if let password = body["managementPassword"]?.stringValue { backend.learnPassword(password) }
-            }
-            session.record(name, contract, problem, answer, expected: "201 (the body inflated and accepted)")
+            if case .failure(let failure) = successObject(answer.response, status: 201) { problem = failure.description }
+            backend.record(contract, problem, answer, expected: "201 (the body inflated and accepted)")
         }
 
-        let escape = await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/%E0%A4"))
+        let escape = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/%E0%A4"))
         let internalError = ErrorExpectation(500, "INTERNAL_SERVER_ERROR", message: "Internal server error")
-        session.record(name, Self.badEscape, session.problem(escape.response, internalError), escape, expected: internalError.description)
+        backend.record(Self.badEscape, backend.problem(escape.response, internalError), escape, expected: internalError.description)
     }
 
     /// What is wrong with a preflight answer, or `nil`.
@@ -109,18 +104,16 @@ struct RoutingContracts: ContractGroup {
     }
 
     /// Records what every answer of the run shared.
-    static func recordObservations(_ session: ContractSession, backend: BackendTarget, group: String) {
-        let observed = backend.sharedObservations
+    static func recordObservations(_ backend: GroupBackend) {
+        let observed = backend.target.sharedObservations
+        let recorder = backend.session.recorder, group = backend.group
         for (contract, rule) in [(cors, observed.cors), (contentType, observed.contentType)] {
-            session.recorder.declare(group: group, contract: contract)
-            if rule.passed > 0 { session.recorder.pass(group: group, contract: contract, count: rule.passed) }
+            if rule.passed > 0 { recorder.pass(group: group, contract: contract, count: rule.passed) }
             for failure in rule.failures {
-                session.record(
-                    group, contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response),
-                    redactor: backend.redactor(adding: nil))
+                backend.record(contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response))
             }
             for _ in rule.failures.count..<max(rule.failures.count, rule.failed) {
-                session.recorder.fail(group: group, contract: contract, ContractFailure(message: "another answer broke the rule"))
+                recorder.fail(group: group, contract: contract, ContractFailure(message: "another answer broke the rule"))
             }
         }
     }

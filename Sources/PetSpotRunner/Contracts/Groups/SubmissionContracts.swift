@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotFlowGenerators
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 
 /// Generated reports submitted as the app submits them: create, then the photo upload with Basic
@@ -10,8 +11,9 @@ import PetSpotModel
 /// `check` submits what the flow code under test submits (the reference model or the adapter),
 /// each judged by the in-process mock at the case's own instant; `run` submits valid reports of
 /// either flow made now. Every report gets a microchip number unique to the run.
-struct SubmissionContracts: ContractGroup {
+struct SubmissionContracts: BackendContractGroup {
     let name = "submission"
+    let surfaces: Set<MockDefect.Surface> = []
     static let create = "create answers 201 with a create response (6-digit password, lower-case UUID v4 id)"
     static let statusEcho = "create echoes the status"
     static let photoUrlNull = "create answers photoUrl null"
@@ -23,44 +25,44 @@ struct SubmissionContracts: ContractGroup {
     /// Bytes uploaded per photo at most (the declared type's magic bytes, padded).
     static let maxPhotoBytes = 64 * 1024
 
-    func applies(to session: ContractSession) -> Bool { session.backend != nil }
+    func contracts(in session: ContractSession) -> [String] {
+        [Self.create, Self.statusEcho, Self.photoUrlNull, Self.upload, Self.readBack, Self.list, Self.delete]
+    }
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
-        guard let backend = session.backend else { return }
-        for contract in [Self.create, Self.statusEcho, Self.photoUrlNull, Self.upload, Self.readBack, Self.list, Self.delete] {
-            session.recorder.declare(group: name, contract: contract)
-        }
-        if backend.adminToken == nil {
-            session.recorder.skip(group: name, contract: Self.delete, reason: "no --admin-token given")
-        }
-        let reports = await backend.submissions()
+    func check(_ backend: GroupBackend) async throws(GroupStop) {
+        let target = backend.target, session = backend.session
+        if backend.adminToken == nil { backend.skip(Self.delete, reason: "no --admin-token given") }
+        let reports = await target.submissions()
         if reports.count < session.cases {
             session.recorder.note(
                 "submission: \(reports.count) of \(session.cases) generated flow cases were submitted by the flow code (the others "
                     + "are blocked at a step, as the rules require); each submitted report is created, its photo uploaded, "
                     + "then read back, listed and deleted")
         }
-        await forEachConcurrently(reports, limit: backend.serverClock == nil ? backend.concurrency : 1) { report in
-            backend.serverClock?(report.flowCase.context.now)
-            await submit(report, session: session, backend: backend)
+        defer { target.serverClock?(nil) }
+        let reportsAtOnce = target.serverClock == nil ? backend.concurrency : 1
+        try await backend.forEach(reports, limit: reportsAtOnce) { report throws(GroupStop) in
+            target.serverClock?(report.flowCase.context.now)
+            // One report is one step: its requests are held together, so it is never cut in half.
+            try await backend.holding(backend.adminToken == nil ? 4 : 6) { backend throws(GroupStop) in
+                try await submit(report, backend: backend)
+            }
         }
-        backend.serverClock?(nil)
     }
 
-    private func submit(_ report: BackendTarget.Submission, session: ContractSession, backend: BackendTarget) async {
-        guard backend.reserve(backend.adminToken == nil ? 4 : 6, recorder: session.recorder) else { return }
+    private func submit(_ report: BackendTarget.Submission, backend: GroupBackend) async throws(GroupStop) {
+        let session = backend.session
         let flowCase = report.flowCase
         var payload = report.payload
-        let microchip = backend.microchips.next()
-        payload[.chipNumber] = .string(microchip)
-        let recording = RecordingTransport(backend.observedTransport)
+        payload[.chipNumber] = .string(backend.microchip())
+        let recording = RecordingTransport(backend.transport)
         let outcome = await ReportSubmitter(transport: recording).submit(payload, photo: Self.photo(for: flowCase))
         let exchanges = recording.exchanges
         guard let createExchange = exchanges.first else { return }
         let input = flowCase.json
 
         // Create.
-        var redactor = backend.redactor
+        var redactor = backend.target.redactor
         var createdId: String?
         var createProblem: String?
         var echoProblem: String?
@@ -85,10 +87,9 @@ struct SubmissionContracts: ContractGroup {
                 createProblem = "body is not JSON"
             }
         }
-        if let createdId { backend.remember(createdId, microchip: microchip) }
         let createExpected = "201 with the stored announcement, a 6-digit managementPassword, status \(payload.status.wireValue), photoUrl null"
         func record(_ contract: String, _ problem: String?, _ exchange: RecordingTransport.Exchange, expected: String) {
-            session.record(name, contract, problem, request: exchange.request, expected: expected, response: exchange.response, input: input, redactor: redactor)
+            backend.record(contract, problem, request: exchange.request, expected: expected, response: exchange.response, input: input, redactor: redactor)
         }
         record(Self.create, createProblem, createExchange, expected: createExpected)
         guard let id = createdId else {
@@ -115,41 +116,40 @@ struct SubmissionContracts: ContractGroup {
 
         // Read back.
         let readRequest = BackendTarget.getRequest("/api/v1/announcements/\(id)")
-        let read = await backend.send(readRequest)
-        session.record(
-            name, Self.readBack, Self.readBackProblem(read, id: id, uploaded: uploaded, schemas: session.schemas), request: readRequest,
+        let read = try await backend.send(readRequest)
+        backend.record(
+            Self.readBack, Self.readBackProblem(read, id: id, uploaded: uploaded, schemas: session.schemas), request: readRequest,
             expected: "200 with the announcement, photoUrl /images/\(id).{ext}", response: read, input: input, redactor: redactor)
 
         // List (only announcements with a photo are listed).
         if uploaded {
             let latitude = payload[.latitude]?.serialized() ?? "0", longitude = payload[.longitude]?.serialized() ?? "0"
             let listRequest = BackendTarget.getRequest("/api/v1/announcements?lat=\(latitude)&lng=\(longitude)&range=1")
-            let list = await backend.send(listRequest)
-            session.record(
-                name, Self.list, Self.listProblem(list, id: id, schemas: session.schemas), request: listRequest,
+            let list = try await backend.send(listRequest)
+            backend.record(
+                Self.list, Self.listProblem(list, id: id, schemas: session.schemas), request: listRequest,
                 expected: "200 {\"data\": [...]} containing \(id)", response: list, input: input, redactor: redactor)
         }
 
         // Admin delete, then 404.
         if let adminToken = backend.adminToken {
             let deleteRequest = BackendTarget.adminDeleteRequest(id: id, authorization: adminToken)
-            let deletion = await backend.send(deleteRequest)
+            let deletion = try await backend.send(deleteRequest)
             var problem: String?
             var gone = false
             switch deletion {
             case .failure(let error): problem = "no answer: \(error.description)"
             case .success(let response) where response.status == 204:
                 gone = true
-                backend.markDeleted(id)
-                switch await backend.send(readRequest) {
+                switch try await backend.send(readRequest) {
                 case .success(let answer) where answer.status != 404: problem = "after the delete, GET answers \(answer.status), expected 404"
                 case .failure(let error): problem = "after the delete, GET has no answer: \(error.description)"
                 default: break
                 }
             case .success(let response): problem = "expected 204, got \(response.status)"
             }
-            session.record(
-                name, Self.delete, problem, request: deleteRequest, expected: gone ? "404 after the delete" : "204", response: deletion,
+            backend.record(
+                Self.delete, problem, request: deleteRequest, expected: gone ? "404 after the delete" : "204", response: deletion,
                 input: input, redactor: redactor)
         }
         session.progress?.advance()

@@ -1,0 +1,291 @@
+import Foundation
+import PetSpotConcurrency
+import PetSpotContractKit
+import PetSpotJSON
+import PetSpotMockBackend
+import PetSpotModel
+
+/// A group of contracts on the backend: it declares its contracts and sends requests; the ritual
+/// every backend group shares is done for it by ``GroupBackend``.
+///
+/// ```swift
+/// struct DetailsContracts: BackendContractGroup {
+///     let name = "details"
+///     let surfaces: Set<MockDefect.Surface> = [.details]
+///     func contracts(in session: ContractSession) -> [String] { [Self.unknown] }
+///     func check(_ backend: GroupBackend) async throws(GroupStop) {
+///         let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(UUID())"))
+///         backend.record(Self.unknown, backend.problem(read.response, Self.notFound), read, expected: "404")
+///     }
+/// }
+/// ```
+///
+/// What the ritual guarantees, whatever the group does:
+/// - every request is charged to the run's budget when it is sent (``GroupBackend/send(_:)``);
+///   past the budget (or once the run is interrupted) sending throws ``GroupStop/requestsRefused``,
+///   which ends the group, and every declared contract that no case reached is skipped with the
+///   reason;
+/// - microchip numbers are unique to the run (``GroupBackend/microchip()``);
+/// - every announcement a create made is remembered from its answer, and every one a delete
+///   removed, so cleanup deletes exactly what is left, whichever request created it;
+/// - every case is recorded redacted, with a `curl` line against a backend reached over HTTP.
+package protocol BackendContractGroup: ContractGroup {
+    /// The surfaces of the contract the group checks: the planted backend defects of these
+    /// surfaces are the ones it must catch (``PlantedDefectRuns``).
+    var surfaces: Set<MockDefect.Surface> { get }
+    /// Whether some planted defect of the group's surfaces fails each of its contracts (the
+    /// planted-defect tests require it); `false` for the groups whose contracts are the captured
+    /// catalogs' cases, one contract per case.
+    var plantedDefectsCoverEveryContract: Bool { get }
+    /// Every contract of the group, in report order, declared before any case runs.
+    func contracts(in session: ContractSession) -> [String]
+    /// Checks the group's contracts through `backend`.
+    /// - Throws: ``GroupStop``: the budget refused a request, or the target cannot be reached.
+    func check(_ backend: GroupBackend) async throws(GroupStop)
+}
+
+extension BackendContractGroup {
+    /// Applies whenever the session has a backend.
+    package func applies(to session: ContractSession) -> Bool { session.backend != nil }
+
+    /// By default, every contract of a group with surfaces is failed by a planted defect.
+    package var plantedDefectsCoverEveryContract: Bool { !surfaces.isEmpty }
+
+    /// Declares the contracts, runs ``check(_:)-(GroupBackend)``, and skips the contracts no case
+    /// reached when the budget ended the group.
+    package func check(_ session: ContractSession) async throws(RunnerError) {
+        guard let target = session.backend else { return }
+        for contract in contracts(in: session) { session.recorder.declare(group: name, contract: contract) }
+        let backend = GroupBackend(group: name, session: session, target: target)
+        do {
+            try await check(backend)
+        } catch .unreachable(let error) {
+            throw error
+        } catch {
+            // The budget refused a request: the group ends here.
+        }
+        if backend.wasRefused {
+            for contract in session.recorder.uncheckedContracts(group: name) {
+                session.recorder.skip(group: name, contract: contract, reason: target.transport.stopReason ?? "request budget reached")
+            }
+        }
+    }
+}
+
+/// Why a backend group stops before its end.
+package enum GroupStop: Error, Sendable {
+    /// The budget refused a request (or the run was interrupted): nothing more is sent.
+    case requestsRefused
+    /// The target cannot be reached at all: the whole run stops (exit code 3).
+    case unreachable(RunnerError)
+}
+
+/// The backend as one contract group sees it: sends its requests through the run's budget,
+/// hands out the run's microchip numbers, and records its cases under the group's name.
+///
+/// A value of it may be bound to a ``BudgetHold`` (``holding(_:_:)``): its requests are then paid
+/// from the hold first, so a step that needs several requests is not cut in half.
+package struct GroupBackend: Sendable {
+    /// The group's name in the report.
+    package let group: String
+    /// The run.
+    package let session: ContractSession
+    /// The backend under test.
+    package let target: BackendTarget
+    /// The requests held for the current step, if any.
+    private let hold: BudgetHold?
+    /// Set once the budget refused one of this group's requests.
+    private let refusal: RefusalFlag
+
+    /// The backend of `group` in `session`.
+    init(group: String, session: ContractSession, target: BackendTarget) {
+        self.group = group
+        self.session = session
+        self.target = target
+        hold = nil
+        refusal = RefusalFlag()
+    }
+
+    private init(_ other: GroupBackend, hold: BudgetHold) {
+        group = other.group
+        session = other.session
+        target = other.target
+        refusal = other.refusal
+        self.hold = hold
+    }
+
+    /// The profile the backend should answer as.
+    package var profile: BackendProfile { target.profile }
+    /// The admin token, when given.
+    package var adminToken: String? { target.adminToken }
+    /// Requests in flight at most.
+    package var concurrency: Int { target.concurrency }
+    /// The captured contract.
+    package var schemas: ContractSchemas { session.schemas }
+    /// Whether the budget refused a request of this group.
+    var wasRefused: Bool { refusal.isSet }
+
+    // MARK: Sending
+
+    /// Charges `request` to the budget and sends it.
+    /// - Returns: the answer, or why there is none.
+    /// - Throws: ``GroupStop/requestsRefused`` when the budget refuses it (noted once in the report).
+    package func send(_ request: TransportRequest) async throws(GroupStop) -> Result<TransportResponse, TransportError> {
+        do {
+            return try await target.send(request, hold: hold)
+        } catch {
+            refusal.set()
+            target.noteRefusal(recorder: session.recorder)
+            throw .requestsRefused
+        }
+    }
+
+    /// Sends `request` and returns it with its answer.
+    package func exchange(_ request: TransportRequest) async throws(GroupStop) -> BackendTarget.Exchange {
+        BackendTarget.Exchange(request: request, response: try await send(request))
+    }
+
+    /// Holds `count` requests for one step and runs `body` with a backend that pays from them, so
+    /// the step is never cut in half by other cases spending the budget. The requests `body` does
+    /// not send go back to the budget.
+    /// - Throws: ``GroupStop/requestsRefused`` when the budget cannot hold them (nothing is sent).
+    package func holding<T>(_ count: Int, _ body: (GroupBackend) async throws(GroupStop) -> T) async throws(GroupStop) -> T {
+        guard let hold = target.transport.hold(count) else {
+            refusal.set()
+            target.noteRefusal(recorder: session.recorder)
+            throw .requestsRefused
+        }
+        return try await body(GroupBackend(self, hold: hold))
+    }
+
+    /// A transport through this backend (charged, observed) for code that takes one, such as the
+    /// model's ``ReportSubmitter``; a refused request reaches that code as a transport error.
+    package var transport: any AnnouncementTransport { target.observedTransport(hold: hold) }
+
+    /// Runs `body` for every item, at most `limit` (by default ``concurrency``) at once; once the
+    /// budget refuses a request no further item starts.
+    package func forEach<Item: Sendable>(
+        _ items: [Item], limit: Int? = nil, _ body: @escaping @Sendable (Item) async throws(GroupStop) -> Void
+    ) async throws(GroupStop) {
+        let refusal = self.refusal
+        let stop = RefusalFlag()
+        await forEachConcurrently(items, limit: limit ?? concurrency) { item in
+            guard !refusal.isSet, !stop.isSet else { return }
+            do throws(GroupStop) {
+                try await body(item)
+            } catch {
+                stop.set(error)
+            }
+        }
+        if let error = stop.error { throw error }
+    }
+
+    // MARK: What the run owns
+
+    /// A microchip number unique to the run.
+    package func microchip() -> String { target.microchips.next() }
+
+    /// The catalog's valid base payload with a fresh microchip number of the run.
+    package func basePayload() -> JSONObject {
+        session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip())
+    }
+
+    /// An announcement the run created: its id, management password and the 201 answer.
+    package struct Created: Sendable {
+        /// The announcement's id.
+        package let id: String
+        /// Its management password (a secret: never printed).
+        package let password: String
+        /// The 201 answer's body.
+        package let answer: JSONObject
+        /// The create exchange.
+        package let exchange: BackendTarget.Exchange
+    }
+
+    /// A setup request that did not answer as needed.
+    package struct FailedSetup: Error, Sendable {
+        /// The request.
+        package let request: TransportRequest
+        /// Its answer.
+        package let response: Result<TransportResponse, TransportError>
+    }
+
+    /// Creates an announcement from `body` (it is deleted at cleanup).
+    /// - Returns: the created announcement, or the exchange when it did not answer 201 with an id
+    ///   and a management password.
+    package func create(_ body: JSONObject) async throws(GroupStop) -> Result<Created, FailedSetup> {
+        let request = BackendTarget.createRequest(.object(body))
+        let answer = try await send(request)
+        guard case .success(let response) = answer, response.status == 201,
+            let object = (try? JSONValue.parse(response.body))?.objectValue, let id = object["id"]?.stringValue,
+            let password = object["managementPassword"]?.stringValue
+        else {
+            return .failure(FailedSetup(request: request, response: answer))
+        }
+        return .success(Created(id: id, password: password, answer: object, exchange: BackendTarget.Exchange(request: request, response: answer)))
+    }
+
+    /// Creates the catalog's base payload with a fresh microchip number.
+    package func createBase() async throws(GroupStop) -> Result<Created, FailedSetup> {
+        try await create(basePayload())
+    }
+
+    // MARK: Recording
+
+    /// What is wrong with `answer` against `expected`, or `nil`.
+    package func problem(_ answer: Result<TransportResponse, TransportError>, _ expected: ErrorExpectation) -> String? {
+        expected.problem(answer, profile: profile, schemas: schemas)
+    }
+
+    /// Records a passing case of `contract`.
+    package func pass(_ contract: String) {
+        session.recorder.pass(group: group, contract: contract)
+    }
+
+    /// Marks `contract` skipped with `reason`.
+    package func skip(_ contract: String, reason: String) {
+        session.recorder.skip(group: group, contract: contract, reason: reason)
+    }
+
+    /// Records one case of `contract`: a pass when `problem` is `nil`, else a failure with the
+    /// request and answer, redacted with the admin token and `password`.
+    package func record(
+        _ contract: String, _ problem: String?, _ exchange: BackendTarget.Exchange, expected: String, password: String? = nil,
+        caseId: String? = nil
+    ) {
+        session.record(group, contract, problem, exchange, expected: expected, password: password, caseId: caseId)
+    }
+
+    /// Records one case of `contract` from its parts (see ``ContractSession/record(_:_:_:request:expected:response:input:caseId:redactor:)``).
+    package func record(
+        _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
+        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil
+    ) {
+        session.record(group, contract, problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor)
+    }
+
+    /// Records a failed setup as a failure of each of `contracts`.
+    package func recordSetupFailure(_ contracts: [String], _ setup: FailedSetup, what: String) {
+        for contract in contracts {
+            record(contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
+        }
+    }
+}
+
+/// A flag one task sets and others read, with the first error set, if any.
+final class RefusalFlag: Sendable {
+    private let state = Locked<(set: Bool, error: GroupStop?)>((false, nil))
+
+    /// Whether it was set.
+    var isSet: Bool { state.withLock { $0.set } }
+    /// The first error it was set with.
+    var error: GroupStop? { state.withLock { $0.error } }
+
+    /// Sets it, keeping the first `error`.
+    func set(_ error: GroupStop? = nil) {
+        state.withLock { state in
+            state.set = true
+            if state.error == nil { state.error = error }
+        }
+    }
+}

@@ -6,8 +6,13 @@ import PetSpotRunner
 /// Run from a release build (`swift run -c release petspot-contracts bench`). Every figure is
 /// written to standard output as soon as it is measured, flushed, so a pipe sees progress.
 package struct BenchCommand: RunnerCommand {
+    static let seconds = Option.seconds("--seconds", default: 2, in: 0.05...600, help: "Measuring time of each throughput benchmark.")
+    static let filter = Option.text(
+        "--filter", value: "GROUP", default: "all",
+        help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, defects, challenge).")
+
     package static let spec = CommandSpec(
-        name: "bench", synopsis: "[--seconds SEC] [--filter GROUP]",
+        name: "bench",
         summary: "Run the shipped benchmarks and print one 'name: value unit' line each.",
         discussion: """
             Groups: pipeline (generate flow inputs, map them to the payload, validate against the create-request \
@@ -19,20 +24,16 @@ package struct BenchCommand: RunnerCommand {
             challenge (the Shrinking Challenge over 100 seeds: found, minimal, median evaluations and time per \
             challenge). Use a release build: debug figures are many times lower.
             """,
-        options: [
-            OptionSpec("--seconds", value: "SEC", default: "2", help: "Measuring time of each throughput benchmark."),
-            OptionSpec(
-                "--filter", value: "GROUP", default: "all",
-                help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, defects, challenge)."),
-        ],
+        options: [seconds, filter],
         examples: ["swift run -c release petspot-contracts bench", "petspot-contracts bench --filter shrinking"])
 
     let seconds: Double
     let groups: [Benchmarks.Group]
 
     package init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
-        seconds = try parsed.seconds("--seconds", default: 2, in: 0.05...600)
-        let filter = try parsed.nonEmpty("--filter")
+        let options = try parsed.resolve()
+        seconds = options[Self.seconds]
+        let filter = options[Self.filter]
         groups = Benchmarks.Group.allCases.filter { group in filter.map { group.rawValue.contains($0) } ?? true }
         if groups.isEmpty {
             throw .usage(

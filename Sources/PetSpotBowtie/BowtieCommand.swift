@@ -3,7 +3,7 @@ import PetSpotRunner
 /// `petspot-contracts bowtie`: the validator behind Bowtie's harness protocol.
 package struct BowtieCommand: RunnerCommand {
     package static let spec = CommandSpec(
-        name: "bowtie", synopsis: "< requests > replies",
+        name: "bowtie", operands: "< requests > replies",
         summary: "Speak Bowtie's JSON Schema harness protocol on standard input and output.",
         discussion: "One JSON request per input line (start, dialect, run, stop), one reply per line, flushed.",
         options: [], examples: ["bowtie run -i localhost/petspot-contracts ... (see Bowtie's documentation)", "echo '{\"cmd\":\"start\",\"version\":1}' | petspot-contracts bowtie"])

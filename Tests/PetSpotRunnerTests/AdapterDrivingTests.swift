@@ -216,7 +216,7 @@ struct AdapterDrivingTests {
     @Test("a command that cannot run is a configuration error (exit 2)")
     func missingCommand() async {
         let result = await runTool(["check", "--sut", "/nonexistent/adapter-binary", "--cases", "3", "--no-mock", "--no-progress"])
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.configuration.rawValue)
         #expect(result.err.contains("could not be run"))
         // The shell's own complaint comes through the command's output (captured here), not
         // straight to the test process's standard error.

@@ -6,7 +6,7 @@ import Testing
 /// command line is read (exit 2, naming the fault), never found out later (exit 3).
 @Suite("--base-url validation")
 struct BaseURLValidationTests {
-    @Test("a base URL the transport could not use exits 2 naming --base-url and the fault", arguments: [
+    @Test("a base URL the transport could not use exits 64 (usage) naming --base-url and the fault", arguments: [
         ("http://[::1", "--base-url"),
         ("http://[zz]:80", "is not an IPv6 address"),
         ("http://::1:80", "--base-url"),
@@ -18,7 +18,7 @@ struct BaseURLValidationTests {
     ])
     func badBaseURLs(text: String, fragment: String) async {
         let result = await runTool(["run", "--base-url", text, "--no-progress", "--timeout", "1"])
-        #expect(result.status == 2, "\(result.err)")
+        #expect(result.status == RunnerExitCode.usage.rawValue, "\(result.err)")
         #expect(result.err.contains("--base-url"))
         #expect(result.err.contains(fragment), "\(result.err)")
         #expect(!result.err.contains("\u{1B}"))

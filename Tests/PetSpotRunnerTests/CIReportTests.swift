@@ -127,7 +127,7 @@ struct CIReportTests {
     @Test("annotations are on with --github-annotations or GITHUB_ACTIONS=true, off otherwise")
     func annotationSwitch() throws {
         func outputs(_ words: [String], _ environment: [String: String]) throws -> ReportOutputs {
-            try ReportOutputs(ParsedArguments(words, for: CheckCommand.spec), environment: environment)
+            try ReportOutputs(ParsedArguments(words, for: CheckCommand.spec).resolve(environment: environment))
         }
         #expect(try !outputs([], [:]).githubAnnotations)
         #expect(try !outputs([], ["GITHUB_ACTIONS": "false"]).githubAnnotations)
@@ -138,7 +138,7 @@ struct CIReportTests {
         #expect(throws: RunnerError.self) { try outputs(["--report-html", "/nonexistent-directory/r.html"], [:]) }
         let report = ReportTests.sampleReport()
         let output = RunnerOutput.capturing()
-        try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output, json: nil, junit: nil)
+        try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output)
         let lines = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(lines.count == 2, "one ::error for the failure, one ::warning for the leftover")
         #expect(output.standardOutput.hasPrefix(report.consoleText), "after the console report")

@@ -12,19 +12,19 @@ func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: S
 
 @Suite("command line")
 struct CommandLineTests {
-    @Test("an unknown flag exits 2 with a did-you-mean suggestion on one line")
+    @Test("an unknown flag exits 64 (usage) with a did-you-mean suggestion on one line")
     func unknownFlag() async {
         let result = await runTool(["check", "--cses", "5"])
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.usage.rawValue)
         #expect(result.err.contains("unknown option '--cses'; did you mean '--cases'?"))
         #expect(result.err.split(separator: "\n").count == 1)
         #expect(result.out.isEmpty)
     }
 
-    @Test("an unknown command exits 2 with a suggestion")
+    @Test("an unknown command exits 64 (usage) with a suggestion")
     func unknownCommand() async {
         let result = await runTool(["chek"])
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.usage.rawValue)
         #expect(result.err.contains("did you mean 'check'?"))
     }
 
@@ -40,12 +40,12 @@ struct CommandLineTests {
     ])
     func badValue(arguments: [String], flag: String) async {
         let result = await runTool(arguments)
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.usage.rawValue)
         #expect(result.err.contains(flag))
         #expect(result.err.split(separator: "\n").count == 1)
     }
 
-    @Test("a bad or missing URL exits 2", arguments: [
+    @Test("a bad or missing URL exits 64 (usage)", arguments: [
         ["run", "--base-url", "ftp://example.com"],
         ["run", "--base-url", "not a url"],
         ["run", "--base-url", "http://"],
@@ -54,7 +54,7 @@ struct CommandLineTests {
     ])
     func badURL(arguments: [String]) async {
         let result = await runTool(arguments)
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.usage.rawValue)
         #expect(result.err.contains("--base-url"))
     }
 
@@ -64,7 +64,7 @@ struct CommandLineTests {
             let result = await runTool([command.name, "--help"])
             #expect(result.status == 0, "\(command.name) --help")
             #expect(result.out.contains("USAGE: petspot-contracts \(command.name)"))
-            for option in command.options {
+            for option in command.options.map(\.spec) {
                 #expect(result.out.contains(option.name), "\(command.name) help lists \(option.name)")
                 if let defaultText = option.defaultText { #expect(result.out.contains("(default: \(defaultText))")) }
             }

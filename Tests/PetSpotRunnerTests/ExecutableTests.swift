@@ -76,7 +76,7 @@ struct ExecutableTests {
         try process.run()
         let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        #expect(process.terminationStatus == RunnerExitCode.usage.rawValue)
         #expect(text.split(separator: "\n").count == 1)
         #expect(text.contains("invalid URL 'nope' for --base-url"))
     }

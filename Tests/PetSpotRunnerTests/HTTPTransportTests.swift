@@ -138,10 +138,9 @@ struct HTTPTransportTests {
         ("https://user:secret@staging.example.com", "https://staging.example.com"),
     ])
     func baseURLs(text: String, expected: String) throws {
-        let parsed = try ParsedArguments(["--base-url", text], for: RunCommand.spec)
-        let url = try #require(try parsed.baseURL("--base-url"))
-        #expect(url.absoluteString == expected)
-        #expect(HTTPEndpoint(url) != nil)
-        if text.contains("secret") { #expect(parsed.baseURLCredentials("--base-url")?.password == "secret") }
+        let base = try ParsedArguments(["--base-url", text], for: RunCommand.spec).resolve(environment: [:])[RunCommand.baseURL]
+        #expect(base.url.absoluteString == expected)
+        #expect(HTTPEndpoint(base.url) != nil)
+        if text.contains("secret") { #expect(base.password == "secret") }
     }
 }

@@ -247,7 +247,7 @@ struct HostileServerTests {
             "run", "--base-url", server.url, "--admin-token", MockBackend.defaultAdminToken, "--cases", "1", "--no-progress",
             flag, "/nonexistent-directory-\(UUID().uuidString)/report",
         ])
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.configuration.rawValue)
         #expect(result.err.contains("cannot write the \(flag) file"))
         #expect(server.requests.isEmpty, "\(server.requests.count) requests were sent before the report path was checked")
     }

@@ -208,7 +208,7 @@ struct MisbehavingAdapterTests {
             "check", "--sut", adapter.command, "--cases", "3", "--no-mock", "--no-progress",
             "--junit", "/nonexistent-directory-\(UUID().uuidString)/report.xml",
         ])
-        #expect(result.status == 2)
+        #expect(result.status == RunnerExitCode.configuration.rawValue)
         #expect(result.err.contains("cannot write the --junit file"))
         #expect(result.out.isEmpty)
         #expect(adapter.pids.isEmpty, "the adapter was started")

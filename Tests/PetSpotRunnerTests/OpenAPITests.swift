@@ -208,9 +208,9 @@ struct OpenAPITests {
         #expect(written["openapi"] == "3.1.0")
         #expect(written == Self.document)
         let help = await runTool(["openapi", "--help"])
-        #expect(help.out.contains("EXIT CODES: 0 written, 2 usage or configuration error"))
+        #expect(help.out.contains("EXIT CODES: 0 written, 64 usage error, 2 configuration error"))
         let bad = await runTool(["openapi", "--output", "/nonexistent-directory/x.json"])
-        #expect(bad.status == 2)
+        #expect(bad.status == RunnerExitCode.configuration.rawValue)
     }
 
     // MARK: Walking the document

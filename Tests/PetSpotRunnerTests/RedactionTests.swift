@@ -127,15 +127,15 @@ struct RedactionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let existing = directory.appendingPathComponent("old.json")
         try Data("previous report".utf8).write(to: existing)
-        try ParsedArguments.checkWritable(existing.path, flag: "--report-json", command: "run")
+        try ReportFile.checkWritable(existing.path, flag: "--report-json", command: "run")
         #expect(try String(contentsOf: existing, encoding: .utf8) == "previous report")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["old.json"], "the probe file was left")
-        #expect(throws: RunnerError.self) { try ParsedArguments.checkWritable(directory.path, flag: "--junit", command: "run") }
+        #expect(throws: RunnerError.self) { try ReportFile.checkWritable(directory.path, flag: "--junit", command: "run") }
         #expect(throws: RunnerError.self) {
-            try ParsedArguments.checkWritable(directory.path + "/missing/x.xml", flag: "--junit", command: "run")
+            try ReportFile.checkWritable(directory.path + "/missing/x.xml", flag: "--junit", command: "run")
         }
         let same = try ParsedArguments(["--report-json", existing.path, "--junit", existing.path], for: CheckCommand.spec)
-        #expect(throws: RunnerError.self) { try same.reportFiles() }
+        #expect(throws: RunnerError.self) { try ReportOutputs(same.resolve(environment: [:])) }
     }
 
     @Test("a report file that cannot be written at the end comes after the complete console report")

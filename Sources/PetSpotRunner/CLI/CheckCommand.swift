@@ -11,9 +11,23 @@ import PetSpotMockTransport
 /// app's adapter), every answer is checked against the flow contracts and the captured
 /// schemas, and every submitted report goes to the in-process strict mock backend.
 struct CheckCommand: RunnerCommand {
+    static let cases = Option.int(
+        "--cases", default: 200, in: 1...10_000_000,
+        help: "Flow cases before coverage is judged (more run while a boundary is undecided, up to 10 x N); reports submitted to the mock.",
+        replay: .always)
+    static let sut = Option.text("--sut", value: "\"CMD\"", default: "none: the reference model", help: "Adapter command line, run with /bin/sh -c.", replay: .whenGiven)
+    static let sutTimeout = Option.seconds(
+        "--sut-timeout", default: 5, in: 0.01...3600, help: "Seconds to wait for each adapter answer.", replay: .alongside("--sut"))
+    static let budget = Option.seconds(
+        "--budget", default: 60, in: 0.1...86_400, help: "Seconds the flow cases may take; coverage not met by then fails the run.",
+        replay: .whenGiven)
+    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Distinct causes of failure shrunk and printed.")
+    static let shrinkSeconds = Option.seconds(
+        "--shrink-seconds", default: 5, in: 0...3600, help: "Time the shrinker may spend on one cause of failure.")
+    static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
+
     static let spec = CommandSpec(
         name: "check",
-        synopsis: "[--cases N] [--seed S] [--sut \"CMD\"] [--budget SEC] [--max-failures N] [--sut-timeout SEC] [--shrink-seconds SEC] [--report-json FILE] [--junit FILE] [--report-html FILE] [--github-annotations] [--no-mock] [--no-progress]",
         summary: "Check generated report flows against the contracts and the in-process strict mock (no network).",
         discussion: """
             Generates Missing and Found flows (valid reports with one or two fields replaced by a value at a rule's \
@@ -25,21 +39,7 @@ struct CheckCommand: RunnerCommand {
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
-        options: [
-            OptionSpec("--cases", value: "N", default: "200", help: "Flow cases before coverage is judged (more run while a boundary is undecided, up to 10 x N); reports submitted to the mock."),
-            .seed,
-            OptionSpec("--sut", value: "\"CMD\"", default: "none: the reference model", help: "Adapter command line, run with /bin/sh -c."),
-            OptionSpec("--budget", value: "SEC", default: "60", help: "Seconds the flow cases may take; coverage not met by then fails the run."),
-            OptionSpec("--max-failures", value: "N", default: "10", help: "Distinct causes of failure shrunk and printed."),
-            OptionSpec("--sut-timeout", value: "SEC", default: "5", help: "Seconds to wait for each adapter answer."),
-            OptionSpec("--shrink-seconds", value: "SEC", default: "5", help: "Time the shrinker may spend on one cause of failure."),
-            .reportJSON,
-            .junit,
-            .reportHTML,
-            .githubAnnotations,
-            OptionSpec("--no-mock", help: "Check the flow answers only: skip the in-process mock backend."),
-            .noProgress,
-        ],
+        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds] + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
             "petspot-contracts check --cases 1000 --seed 42 --junit build/contracts.xml",
@@ -54,35 +54,27 @@ struct CheckCommand: RunnerCommand {
     let shrinkSeconds: Double
     let budgetSeconds: Double
     let maxFailures: Int
-    let reportJSON: String?
-    let junit: String?
     let outputs: ReportOutputs
     let showsProgress: Bool
     let usesMock: Bool
     let arguments: [String]
+    /// The command line that replays this run.
+    let replayCommand: String
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
-        cases = try parsed.int("--cases", default: 200, in: 1...10_000_000)
-        seed = try parsed.seed() ?? RunnerSeed.random()
-        sut = try parsed.nonEmpty("--sut")
-        sutTimeout = try parsed.seconds("--sut-timeout", default: 5, in: 0.01...3600)
-        shrinkSeconds = try parsed.seconds("--shrink-seconds", default: 5, in: 0...3600)
-        budgetSeconds = try parsed.seconds("--budget", default: 60, in: 0.1...86_400)
-        maxFailures = try parsed.int("--max-failures", default: 10, in: 1...1000)
-        (reportJSON, junit) = try parsed.reportFiles()
-        outputs = try ReportOutputs(parsed, reportFiles: [reportJSON, junit])
-        showsProgress = !parsed.flag("--no-progress")
-        usesMock = !parsed.flag("--no-mock")
+        let options = try parsed.resolve()
+        cases = options[Self.cases]
+        seed = options[CommonOptions.seed]
+        sut = options[Self.sut]
+        sutTimeout = options[Self.sutTimeout]
+        shrinkSeconds = options[Self.shrinkSeconds]
+        budgetSeconds = options[Self.budget]
+        maxFailures = options[Self.maxFailures]
+        outputs = try ReportOutputs(options)
+        showsProgress = !options[CommonOptions.noProgress]
+        usesMock = !options[Self.noMock]
+        replayCommand = options.replayLine
         self.arguments = arguments
-    }
-
-    /// The command line that replays this run.
-    var replayCommand: String {
-        var words = ["petspot-contracts", "check", "--seed", String(seed), "--cases", String(cases)]
-        if let sut { words += ["--sut", sut, "--sut-timeout", ContractReport.plainNumber(sutTimeout)] }
-        if budgetSeconds != 60 { words += ["--budget", ContractReport.plainNumber(budgetSeconds)] }
-        if !usesMock { words.append("--no-mock") }
-        return words.map(shellQuoted).joined(separator: " ")
     }
 
     /// Runs the check; a first SIGINT or SIGTERM stops the flow cases (shrinking included) and
@@ -158,7 +150,7 @@ struct CheckCommand: RunnerCommand {
         progress.finish()
         let report = recorder.report(
             command: "check", arguments: Redactor().arguments(arguments), target: oracle.name, seed: seed, startedAt: startedAt)
-        try outputs.deliver(report, to: output, json: reportJSON, junit: junit)
+        try outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
     }
 }

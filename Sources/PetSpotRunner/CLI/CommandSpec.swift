@@ -1,4 +1,5 @@
-/// One `--flag` a command accepts: its name, the value it takes (if any), its default and help.
+/// What the usage text shows of one `--flag`: its name, the value it takes (if any), its default
+/// and help.
 package struct OptionSpec: Sendable, Hashable {
     /// The flag, with its dashes: `--cases`.
     let name: String
@@ -8,43 +9,42 @@ package struct OptionSpec: Sendable, Hashable {
     let defaultText: String?
     /// One sentence of help.
     let help: String
+    /// Whether the flag may be given more than once, each value kept (`--break A --break B`).
+    let repeats: Bool
 
     /// Creates an option description.
-    package init(_ name: String, value valueName: String? = nil, default defaultText: String? = nil, help: String) {
+    package init(_ name: String, value valueName: String? = nil, default defaultText: String? = nil, help: String, repeats: Bool = false) {
         self.name = name
         self.valueName = valueName
         self.defaultText = defaultText
         self.help = help
+        self.repeats = repeats
     }
-}
 
-extension OptionSpec {
-    /// `--seed S`, shared by the commands that generate cases.
-    static let seed = OptionSpec(
-        "--seed", value: "S", default: "random, printed", help: "Seed of the run (decimal or 0x-hex); replays a run.")
-    /// `--report-json FILE`.
-    static let reportJSON = OptionSpec("--report-json", value: "FILE", help: "Also write the versioned JSON report to FILE.")
-    /// `--junit FILE`.
-    static let junit = OptionSpec("--junit", value: "FILE", help: "Also write a JUnit XML report to FILE.")
-    /// `--no-progress`.
-    static let noProgress = OptionSpec("--no-progress", help: "Do not write the live progress line on standard error.")
+    /// `[--cases N]`, or `--base-url URL` for a required option.
+    var synopsis: String {
+        let word = name + (valueName.map { " \($0)" } ?? "")
+        return defaultText == "required" ? word : "[\(word)]"
+    }
 }
 
 /// A command of `petspot-contracts`: its name, summary, options and examples.
 ///
-/// The usage text printed by `--help` is rendered from this description, so the help and the
-/// parser can never disagree about which flags exist.
-package struct CommandSpec: Sendable, Hashable {
+/// The usage text printed by `--help` and the synopsis are rendered from the options, and the
+/// parser accepts exactly these flags, so the help and the parser can never disagree about which
+/// flags exist, what they default to, or how a run is replayed.
+package struct CommandSpec: Sendable {
     /// The command word, e.g. `check`.
     let name: String
-    /// The synopsis after the command word, e.g. `[--cases N] [--seed S]`.
-    let synopsis: String
+    /// What follows the options in the usage line, when the command takes more than options
+    /// (`[COMMAND]`, `< requests > replies`).
+    let operands: String?
     /// One line saying what the command does.
     let summary: String
     /// A paragraph of detail (may be empty).
     let discussion: String
-    /// The options, in the order the usage text lists them.
-    let options: [OptionSpec]
+    /// The options, in the order the usage text lists them and the replay line writes them.
+    let options: [any CommandOption]
     /// Example command lines.
     let examples: [String]
     /// The exit codes line of the usage text.
@@ -53,23 +53,31 @@ package struct CommandSpec: Sendable, Hashable {
     /// The exit codes of the commands that check contracts.
     static let contractExitCodes = RunnerExitCode.helpText
 
+    /// `--help`, which every command accepts.
+    static let help = Option.flag("--help", help: "Show this help and exit.")
+
     /// Creates a command description; `exitCodes` defaults to ``contractExitCodes``.
     package init(
-        name: String, synopsis: String, summary: String, discussion: String = "", options: [OptionSpec],
+        name: String, operands: String? = nil, summary: String, discussion: String = "", options: [any CommandOption],
         examples: [String], exitCodes: String = CommandSpec.contractExitCodes
     ) {
         self.name = name
-        self.synopsis = synopsis
+        self.operands = operands
         self.summary = summary
         self.discussion = discussion
-        self.options = options + [OptionSpec("--help", help: "Show this help and exit.")]
+        self.options = options + [Self.help]
         self.examples = examples
         self.exitCodes = exitCodes
     }
 
     /// The option named `name`, if this command has it.
-    func option(named name: String) -> OptionSpec? {
-        options.first { $0.name == name }
+    func option(named name: String) -> (any CommandOption)? {
+        options.first { $0.spec.name == name }
+    }
+
+    /// The words after the command in the usage line: every option but `--help`, then the operands.
+    var synopsis: String {
+        (options.filter { $0.spec.name != Self.help.spec.name }.map(\.spec.synopsis) + [operands].compactMap { $0 }).joined(separator: " ")
     }
 
     /// The usage text: synopsis, summary, every option with its value, default and help, examples.
@@ -77,11 +85,13 @@ package struct CommandSpec: Sendable, Hashable {
         var lines = ["USAGE: petspot-contracts \(name) \(synopsis)", "", summary]
         if !discussion.isEmpty { lines += ["", discussion] }
         lines += ["", "OPTIONS:"]
-        let labels = options.map { option in option.name + (option.valueName.map { " \($0)" } ?? "") }
+        let specs = options.map(\.spec)
+        let labels = specs.map { option in option.name + (option.valueName.map { " \($0)" } ?? "") }
         let width = (labels.map(\.count).max() ?? 0) + 2
-        for (option, label) in zip(options, labels) {
+        for (option, label) in zip(specs, labels) {
             var text = option.help
             if let defaultText = option.defaultText { text += " (default: \(defaultText))" }
+            if option.repeats { text += " (repeatable)" }
             lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + text)
         }
         lines += ["", "EXAMPLES:"]

@@ -5,9 +5,68 @@ import PetSpotMockBackend
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
 struct MockCommand: RunnerCommand {
+    /// The defaults the flags show and fall back to.
+    static let defaults = MockServerOptions()
+    /// The largest `--max-connections` accepted.
+    static let maxConnectionsLimit = 65_536
+
+    static let host = Option<String>(
+        OptionSpec("--host", value: "HOST", default: "127.0.0.1", help: "Address to bind (loopback only: 127.0.0.1 or localhost)."),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            let host = given.last ?? "127.0.0.1"
+            guard host == "127.0.0.1" || host == "localhost" else {
+                throw context.usage("invalid value '\(host)' for --host: the mock binds loopback only (127.0.0.1)")
+            }
+            return host
+        })
+    static let port = Option.int("--port", default: 0, in: 0...65535, defaultText: "0, a free port", help: "Port to listen on.")
+    static let profile = Option<BackendProfile>.choice(
+        "--profile", value: "P", default: .strict, help: "strict (rejects blank strings, 400 on bad JSON) or production.")
+    static let faults = Option<FaultPlan>(
+        OptionSpec("--faults", value: "SPEC", default: "none", help: "Injected faults, e.g. 500:0.1,503:0.05,delay=200ms:0.1,drop:0.02,seed=42."),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            guard let specification = given.last else { return .none }
+            do throws(FaultPlanParseError) {
+                return try FaultPlan(parsing: specification)
+            } catch {
+                throw context.usage("invalid value '\(specification)' for --faults: \(error.description)")
+            }
+        })
+    static let adminToken = Option<String>(
+        OptionSpec("--admin-token", value: "T", default: MockBackend.defaultAdminToken, help: "Token the admin delete route accepts."),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in try Option<String?>.nonEmpty(given.last, "--admin-token", context) ?? MockBackend.defaultAdminToken })
+    /// `--break NAME[,NAME]`, repeatable; `list` asks for the names instead of a server.
+    static let defects = Option<MockDefectSelection>(
+        OptionSpec("--break", value: "NAME", default: "none", help: "Plant a backend defect (or a comma list); '--break list' prints every name.", repeats: true),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            if given.contains("list") { return .list }
+            var defects: Set<MockDefect> = []
+            for value in given {
+                do throws(MockDefectParseError) {
+                    defects.formUnion(try MockDefect.parseList(value))
+                } catch {
+                    var message = "invalid value '\(value)' for --break: \(error.description)"
+                    if let suggestion = ParsedArguments.suggestion(for: error.name, among: MockDefect.allCases.map(\.name)) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    throw context.usage(message)
+                }
+            }
+            return .planted(defects)
+        })
+    static let maxConnections = Option.int(
+        "--max-connections", default: defaults.maxConnections, in: 1...maxConnectionsLimit,
+        help: "Connections open at once (1-\(maxConnectionsLimit)); idle ones, then the slowest sender, make room for new clients.")
+    static let headerTimeout = Option.seconds(
+        "--header-timeout", default: defaults.headerTimeout, in: 0.01...86_400,
+        help: "Seconds from a request's first byte to the end of its header section (then 408); at most --request-timeout.")
+    static let requestTimeout = Option.seconds(
+        "--request-timeout", default: defaults.requestTimeout, in: 0.01...86_400, help: "Seconds from a request's first byte to the end of its body (then 408).")
+    static let idleTimeout = Option.seconds(
+        "--idle-timeout", default: defaults.idleTimeout, in: 0.01...86_400, help: "Seconds a keep-alive connection with no request in progress stays open.")
+
     static let spec = CommandSpec(
         name: "mock",
-        synopsis: "[--host 127.0.0.1] [--port N] [--profile strict|production] [--faults SPEC] [--admin-token T] [--break NAME[,NAME]] [--max-connections N] [--header-timeout SEC] [--request-timeout SEC] [--idle-timeout SEC]",
         summary: "Serve the mock backend over HTTP/1.1 until SIGINT or SIGTERM.",
         discussion: """
             Prints one line 'listening on http://HOST:PORT' when ready (port 0 picks a free port); exits 0 after SIGINT or SIGTERM, \
@@ -21,23 +80,7 @@ struct MockCommand: RunnerCommand {
             process runs out of file descriptors the mock closes an idle connection or pauses accepting (10-250 ms) and keeps \
             serving; it raises its soft open-file limit to fit --max-connections when the hard limit allows.
             """,
-        options: [
-            OptionSpec("--host", value: "HOST", default: "127.0.0.1", help: "Address to bind (loopback only: 127.0.0.1 or localhost)."),
-            OptionSpec("--port", value: "N", default: "0, a free port", help: "Port to listen on."),
-            OptionSpec("--profile", value: "P", default: "strict", help: "strict (rejects blank strings, 400 on bad JSON) or production."),
-            OptionSpec("--faults", value: "SPEC", default: "none", help: "Injected faults, e.g. 500:0.1,503:0.05,delay=200ms:0.1,drop:0.02,seed=42."),
-            OptionSpec("--admin-token", value: "T", default: MockBackend.defaultAdminToken, help: "Token the admin delete route accepts."),
-            OptionSpec("--break", value: "NAME", default: "none",
-                       help: "Plant a backend defect (repeatable, or a comma list); '--break list' prints every name."),
-            OptionSpec("--max-connections", value: "N", default: "\(MockCommand.defaults.maxConnections)",
-                       help: "Connections open at once (1-\(MockCommand.maxConnectionsLimit)); idle ones, then the slowest sender, make room for new clients."),
-            OptionSpec("--header-timeout", value: "SEC", default: "\(MockCommand.plain(MockCommand.defaults.headerTimeout))",
-                       help: "Seconds from a request's first byte to the end of its header section (then 408); at most --request-timeout."),
-            OptionSpec("--request-timeout", value: "SEC", default: "\(MockCommand.plain(MockCommand.defaults.requestTimeout))",
-                       help: "Seconds from a request's first byte to the end of its body (then 408)."),
-            OptionSpec("--idle-timeout", value: "SEC", default: "\(MockCommand.plain(MockCommand.defaults.idleTimeout))",
-                       help: "Seconds a keep-alive connection with no request in progress stays open."),
-        ],
+        options: [host, port, profile, faults, adminToken, defects, maxConnections, headerTimeout, requestTimeout, idleTimeout],
         examples: [
             "petspot-contracts mock --port 8080",
             "petspot-contracts mock --profile production --faults 503:0.1,seed=7",
@@ -45,15 +88,15 @@ struct MockCommand: RunnerCommand {
             "petspot-contracts mock --break list",
             "petspot-contracts mock --max-connections 64 --header-timeout 2 --request-timeout 10 --idle-timeout 5",
         ],
-        exitCodes: "EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list), 2 usage or configuration error (e.g. the port is in use).")
+        exitCodes: "EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list), \(RunnerExitCode.usage.rawValue) usage error, "
+            + "\(RunnerExitCode.configuration.rawValue) configuration error (e.g. the port is in use).")
 
-    /// The defaults the flags show and fall back to.
-    static let defaults = MockServerOptions()
-    /// The largest `--max-connections` accepted.
-    static let maxConnectionsLimit = 65_536
-
-    private static func plain(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    /// What `--break` asked for.
+    enum MockDefectSelection: Sendable {
+        /// Print every defect's name instead of serving.
+        case list
+        /// Serve with these defects planted.
+        case planted(Set<MockDefect>)
     }
 
     let options: MockServerOptions
@@ -61,63 +104,19 @@ struct MockCommand: RunnerCommand {
     let listsDefects: Bool
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
-        let host = parsed.string("--host") ?? "127.0.0.1"
-        guard host == "127.0.0.1" || host == "localhost" else {
-            throw .usage("invalid value '\(host)' for --host: the mock binds loopback only (127.0.0.1)", command: "mock")
-        }
-        let port = try parsed.int("--port", default: 0, in: 0...65535)
-        let profileName = try parsed.choice("--profile", default: "strict", among: BackendProfile.allCases.map(\.rawValue))
-        var faults = FaultPlan.none
-        if let specification = parsed.string("--faults") {
-            do {
-                faults = try FaultPlan(parsing: specification)
-            } catch {
-                throw .usage("invalid value '\(specification)' for --faults: \(error.description)", command: "mock")
-            }
-        }
-        let token = try parsed.nonEmpty("--admin-token") ?? MockBackend.defaultAdminToken
-        let defaults = MockCommand.defaults
-        let maxConnections = try parsed.int("--max-connections", default: defaults.maxConnections, in: 1...MockCommand.maxConnectionsLimit)
-        let headerTimeout = try parsed.seconds("--header-timeout", default: defaults.headerTimeout, in: 0.01...86_400)
-        let requestTimeout = try parsed.seconds("--request-timeout", default: defaults.requestTimeout, in: 0.01...86_400)
-        let idleTimeout = try parsed.seconds("--idle-timeout", default: defaults.idleTimeout, in: 0.01...86_400)
+        let resolved = try parsed.resolve()
         var options = MockServerOptions(
-            host: "127.0.0.1", port: port, profile: BackendProfile(rawValue: profileName) ?? .strict, faults: faults,
-            adminToken: token, requestTimeout: requestTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
-            headerTimeout: headerTimeout)
-        let breakValues = Self.values(of: "--break", in: arguments)
-        listsDefects = breakValues.contains("list")
-        if !listsDefects {
-            for value in breakValues {
-                do {
-                    options.defects.formUnion(try MockDefect.parseList(value))
-                } catch {
-                    var message = "invalid value '\(value)' for --break: \(error.description)"
-                    if let suggestion = ParsedArguments.suggestion(for: error.name, among: MockDefect.allCases.map(\.name)) {
-                        message += "; did you mean '\(suggestion)'?"
-                    }
-                    throw .usage(message, command: "mock")
-                }
-            }
+            host: "127.0.0.1", port: resolved[Self.port], profile: resolved[Self.profile], faults: resolved[Self.faults],
+            adminToken: resolved[Self.adminToken], requestTimeout: resolved[Self.requestTimeout], idleTimeout: resolved[Self.idleTimeout],
+            maxConnections: resolved[Self.maxConnections], headerTimeout: resolved[Self.headerTimeout])
+        switch resolved[Self.defects] {
+        case .list:
+            listsDefects = true
+        case .planted(let defects):
+            listsDefects = false
+            options.defects = defects
         }
         self.options = options
-    }
-
-    /// Every value given for `flag` (`--flag V` or `--flag=V`), in order: `--break` may repeat.
-    static func values(of flag: String, in arguments: [String]) -> [String] {
-        var values: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word == flag, index + 1 < arguments.count {
-                values.append(arguments[index + 1])
-                index += 2
-                continue
-            }
-            if word.hasPrefix(flag + "=") { values.append(String(word.dropFirst(flag.count + 1))) }
-            index += 1
-        }
-        return values
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {

@@ -4,9 +4,10 @@ import PetSpotJSON
 
 /// `petspot-contracts openapi [--output FILE]`: the captured contract as an OpenAPI 3.1 document.
 struct OpenAPICommand: RunnerCommand {
+    static let outputFile = Option.text("--output", value: "FILE", default: "standard output", help: "Write the document to FILE.")
+
     static let spec = CommandSpec(
         name: "openapi",
-        synopsis: "[--output FILE]",
         summary: "Write the captured contract as an OpenAPI 3.1 document (JSON).",
         discussion: """
             Every route of backend-contract.md with its methods, parameters, request bodies and responses; the schemas \
@@ -14,20 +15,19 @@ struct OpenAPICommand: RunnerCommand {
             error answers, the catalogs' cases as the production-profile mock answers them. For Schemathesis, Prism, \
             code generators. PETSPOT_CONTRACTS_DIR selects a recaptured contract.
             """,
-        options: [
-            OptionSpec("--output", value: "FILE", default: "standard output", help: "Write the document to FILE."),
-        ],
+        options: [outputFile],
         examples: [
             "petspot-contracts openapi --output petspot-openapi.json",
             "petspot-contracts openapi | python3 -m json.tool | less",
         ],
-        exitCodes: "EXIT CODES: 0 written, 2 usage or configuration error (e.g. the file cannot be written, the contract does not load).")
+        exitCodes: "EXIT CODES: 0 written, \(RunnerExitCode.usage.rawValue) usage error, "
+            + "\(RunnerExitCode.configuration.rawValue) configuration error (e.g. the file cannot be written, the contract does not load).")
 
     /// Where the document goes; standard output when `nil`.
     let output: String?
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
-        output = try parsed.nonEmpty("--output")
+        output = try parsed.resolve()[Self.outputFile]
     }
 
     func run(output console: RunnerOutput) async throws -> RunnerExitCode {

@@ -7,16 +7,17 @@ import Musl
 import Darwin
 #endif
 
-/// The flags of one command line, parsed against a ``CommandSpec`` and read with typed accessors
-/// that name the flag in every error.
+/// The flags of one command line, parsed against a ``CommandSpec``: which flags were given and
+/// with which values. ``resolve(environment:)`` then reads every option's typed value.
 ///
 /// Accepts `--flag value` and `--flag=value`; a switch takes no value. An unknown flag is a
-/// usage error with a "did you mean" suggestion; a flag given twice keeps the last value.
+/// usage error with a "did you mean" suggestion; a flag given twice keeps the last value, unless
+/// it repeats (`--break A --break B`), which keeps every value.
 package struct ParsedArguments: Sendable {
     /// The command the arguments were parsed for.
     let command: CommandSpec
-    /// Values by flag name (switches map to the empty string).
-    private(set) var values: [String: String] = [:]
+    /// Values by flag name, in order (a switch maps to one empty string).
+    private(set) var values: [String: [String]] = [:]
     /// Whether `--help` was given.
     var wantsHelp: Bool { values["--help"] != nil }
 
@@ -30,7 +31,7 @@ package struct ParsedArguments: Sendable {
             let word = arguments[index]
             index += 1
             if word == "-h" {
-                values["--help"] = ""
+                values["--help"] = [""]
                 continue
             }
             guard word.hasPrefix("--"), word.count > 2 else {
@@ -42,80 +43,36 @@ package struct ParsedArguments: Sendable {
                 name = String(word[..<equals])
                 inlineValue = String(word[word.index(after: equals)...])
             }
-            guard let option = command.option(named: name) else {
+            guard let option = command.option(named: name)?.spec else {
                 var message = "unknown option '\(name)'"
-                if let suggestion = Self.suggestion(for: name, among: command.options.map(\.name)) {
+                if let suggestion = Self.suggestion(for: name, among: command.options.map(\.spec.name)) {
                     message += "; did you mean '\(suggestion)'?"
                 }
                 throw .usage(message, command: command.name)
             }
+            let value: String
             if option.valueName == nil {
                 if inlineValue != nil { throw .usage("option '\(name)' takes no value", command: command.name) }
-                values[name] = ""
-                continue
-            }
-            if let inlineValue {
-                values[name] = inlineValue
+                value = ""
+            } else if let inlineValue {
+                value = inlineValue
             } else if index < arguments.count {
-                values[name] = arguments[index]
+                value = arguments[index]
                 index += 1
             } else {
                 throw .usage("option '\(name)' needs a value (\(option.valueName ?? "VALUE"))", command: command.name)
             }
+            values[name] = option.repeats ? (values[name] ?? []) + [value] : [value]
         }
     }
 
-    /// The raw value of `name`, if given.
-    func string(_ name: String) -> String? { values[name] }
+    /// The raw value of `name`, if given (the last one).
+    func string(_ name: String) -> String? { values[name]?.last }
 
-    /// Whether the switch `name` was given.
-    func flag(_ name: String) -> Bool { values[name] != nil }
-
-    /// An integer option within `range`, or `defaultValue` when absent.
-    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(RunnerError) -> Int {
-        guard let text = values[name] else { return defaultValue }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-            throw .usage("invalid value '\(text)' for \(name): expected a whole number from \(range.lowerBound) to \(range.upperBound)", command: command.name)
-        }
-        return value
-    }
-
-    /// A duration in seconds within `range`, or `defaultValue` when absent.
-    package func seconds(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(RunnerError) -> Double {
-        guard let text = values[name] else { return defaultValue }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value) else {
-            throw .usage("invalid value '\(text)' for \(name): expected seconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))", command: command.name)
-        }
-        return value
-    }
-
-    /// A seed (decimal or `0x` hexadecimal UInt64), or `nil` when absent.
-    func seed(_ name: String = "--seed") throws(RunnerError) -> UInt64? {
-        guard let text = values[name] else { return nil }
-        guard let seed = RunnerSeed.parse(text) else {
-            throw .usage("invalid value '\(text)' for \(name): expected a decimal or 0x-hexadecimal 64-bit number", command: command.name)
-        }
-        return seed
-    }
-
-    /// A value from a fixed set, or `defaultValue` when absent.
-    func choice(_ name: String, default defaultValue: String, among allowed: [String]) throws(RunnerError) -> String {
-        guard let text = values[name] else { return defaultValue }
-        guard allowed.contains(text) else {
-            var message = "invalid value '\(text)' for \(name): expected one of \(allowed.joined(separator: ", "))"
-            if let suggestion = Self.suggestion(for: text, among: allowed) { message += "; did you mean '\(suggestion)'?" }
-            throw .usage(message, command: command.name)
-        }
-        return text
-    }
-
-    /// A non-empty text value, or `nil` when absent.
-    package func nonEmpty(_ name: String) throws(RunnerError) -> String? {
-        guard let text = values[name] else { return nil }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .usage("option \(name) needs a non-empty value", command: command.name)
-        }
-        return text
+    /// Every option's value, read and checked.
+    /// - Throws: a usage error naming the first bad flag.
+    package func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(RunnerError) -> ResolvedOptions {
+        try ResolvedOptions(command, arguments: values, environment: environment)
     }
 
     /// An `http` or `https` base URL with a host, or `nil` when absent.
@@ -126,11 +83,10 @@ package struct ParsedArguments: Sendable {
     /// contracts send their own `Authorization` headers) and never prints them; read them with
     /// ``baseURLCredentials(_:)`` to mask them. Anything else is refused here, with the byte or
     /// part at fault named, so that a URL accepted here is one the transport can use.
-    func baseURL(_ name: String) throws(RunnerError) -> URL? {
-        guard let text = values[name] else { return nil }
+    static func baseURL(_ text: String, flag name: String, command: String) throws(RunnerError) -> URL {
         let shown = DisplayText.sanitized(text, maxBytes: 200)
         func invalid(_ reason: String) -> RunnerError {
-            .usage("invalid URL '\(shown)' for \(name): \(reason)", command: command.name)
+            .usage("invalid URL '\(shown)' for \(name): \(reason)", command: command)
         }
         let example = "expected http://HOST[:PORT][/PATH], e.g. http://127.0.0.1:8080"
         if let offset = text.utf8.firstIndex(where: { $0 <= 0x20 || $0 == 0x7F }) {
@@ -172,56 +128,10 @@ package struct ParsedArguments: Sendable {
     }
 
     /// The `user` and `password` of a base URL given as `http://user:password@host`, if any.
-    package func baseURLCredentials(_ name: String) -> (user: String, password: String?)? {
-        guard let text = values[name], let components = URLComponents(string: text) else { return nil }
+    package static func baseURLCredentials(_ text: String) -> (user: String, password: String?)? {
+        guard let components = URLComponents(string: text) else { return nil }
         guard let user = components.user else { return components.password.map { ("", $0) } }
         return (user, components.password)
-    }
-
-    /// The `--report-json` and `--junit` paths, each checked writable before anything runs, so
-    /// that a run never does its work and then fails to write its reports.
-    ///
-    /// A report is written at the end by replacing the file atomically (a temporary file in the
-    /// same directory, then a rename), so the check is the same: the directory exists and a file
-    /// can be created in it, and the path, if it exists, is a file that may be written. Nothing is
-    /// written to the path itself, so an existing report is not clobbered by a failed run.
-    /// - Throws: a usage error naming the flag and the reason; also when both flags name one file.
-    package func reportFiles() throws(RunnerError) -> (json: String?, junit: String?) {
-        let json = try nonEmpty("--report-json"), junit = try nonEmpty("--junit")
-        if let json { try Self.checkWritable(json, flag: "--report-json", command: command.name) }
-        if let junit { try Self.checkWritable(junit, flag: "--junit", command: command.name) }
-        if let json, let junit,
-            URL(fileURLWithPath: json).standardizedFileURL.path == URL(fileURLWithPath: junit).standardizedFileURL.path
-        {
-            throw .usage("--report-json and --junit name the same file '\(DisplayText.sanitized(json, maxBytes: 200))'", command: command.name)
-        }
-        return (json, junit)
-    }
-
-    /// Checks that `path` can be written as a report file (see ``reportFiles()``).
-    package static func checkWritable(_ path: String, flag: String, command: String) throws(RunnerError) {
-        let shown = DisplayText.sanitized(path, maxBytes: 200)
-        func refuse(_ reason: String) -> RunnerError {
-            .usage("cannot write the \(flag) file '\(shown)': \(reason)", command: command)
-        }
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw refuse("it is a directory") }
-            if access(url.path, W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
-        }
-        let directory = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw refuse("the directory '\(DisplayText.sanitized(directory, maxBytes: 200))' does not exist")
-        }
-        guard isDirectory.boolValue else { throw refuse("'\(DisplayText.sanitized(directory, maxBytes: 200))' is not a directory") }
-        let probe = url.deletingLastPathComponent().appendingPathComponent(".petspot-contracts-probe-\(getpid())-\(UUID().uuidString)").path
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw refuse("no file can be created in '\(DisplayText.sanitized(directory, maxBytes: 200))': \(String(cString: strerror(errno)))")
-        }
-        _ = close(descriptor)
-        _ = unlink(probe)
     }
 
     /// The closest candidate to `word` (edit distance at most 3, or a shared prefix), if any.
@@ -249,9 +159,40 @@ package struct ParsedArguments: Sendable {
         }
         return previous[b.count]
     }
+}
 
-    private static func plain(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+/// A report file written at the end of a run.
+///
+/// A report is written by replacing the file atomically (a temporary file in the same directory,
+/// then a rename), so it is checked before anything runs: the directory exists and a file can be
+/// created in it, and the path, if it exists, is a file that may be written. Nothing is written to
+/// the path itself, so an existing report is not clobbered by a failed run.
+package enum ReportFile {
+    /// Checks that `path` can be written as a report file.
+    /// - Throws: a usage error naming `flag` and the reason.
+    package static func checkWritable(_ path: String, flag: String, command: String) throws(RunnerError) {
+        let shown = DisplayText.sanitized(path, maxBytes: 200)
+        func refuse(_ reason: String) -> RunnerError {
+            .configuration("cannot write the \(flag) file '\(shown)': \(reason)", command: command)
+        }
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw refuse("it is a directory") }
+            if access(url.path, W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+        }
+        let directory = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw refuse("the directory '\(DisplayText.sanitized(directory, maxBytes: 200))' does not exist")
+        }
+        guard isDirectory.boolValue else { throw refuse("'\(DisplayText.sanitized(directory, maxBytes: 200))' is not a directory") }
+        let probe = url.deletingLastPathComponent().appendingPathComponent(".petspot-contracts-probe-\(getpid())-\(UUID().uuidString)").path
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw refuse("no file can be created in '\(DisplayText.sanitized(directory, maxBytes: 200))': \(String(cString: strerror(errno)))")
+        }
+        _ = close(descriptor)
+        _ = unlink(probe)
     }
 }
 

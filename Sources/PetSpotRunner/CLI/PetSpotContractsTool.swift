@@ -9,8 +9,9 @@ import Foundation
 /// ```
 ///
 /// This is the one place where errors become messages: a ``RunnerError`` prints its single
-/// line on standard error with its exit code (2 usage or configuration, 3 unreachable); any
-/// other error prints one line and exits 2. Nothing ever prints a stack trace.
+/// line on standard error with its exit code (``RunnerExitCode``: 64 usage, 2 configuration,
+/// 3 unreachable); any other error is an internal error: one line, exit 70. Nothing ever prints a
+/// stack trace.
 public enum PetSpotContractsTool {
     /// The commands this library runs itself, in the order `help` lists them; the
     /// `petspot-contracts` executable adds `bench` and `bowtie` from their own targets.
@@ -22,7 +23,7 @@ public enum PetSpotContractsTool {
     }
 
     static let helpSpec = CommandSpec(
-        name: "help", synopsis: "[COMMAND]", summary: "Show the list of commands, or one command's usage.",
+        name: "help", operands: "[COMMAND]", summary: "Show the list of commands, or one command's usage.",
         options: [], examples: ["petspot-contracts help", "petspot-contracts help check"])
 
     /// The tool's overview: every command with its summary.
@@ -64,8 +65,9 @@ public enum PetSpotContractsTool {
             output.errorLine(error.description)
             return error.exitCode.rawValue
         } catch {
-            output.errorLine("petspot-contracts: error: \(String(describing: error).replacingOccurrences(of: "\n", with: " "))")
-            return RunnerExitCode.usage.rawValue
+            let error = RunnerError.internal(String(describing: error))
+            output.errorLine(error.description)
+            return error.exitCode.rawValue
         }
     }
 
@@ -85,7 +87,7 @@ public enum PetSpotContractsTool {
                 guard let command = commands.first(where: { $0.name == topic }) else {
                     throw unknownCommand(topic, among: commands)
                 }
-                output.line(command == helpSpec ? overview : command.usage)
+                output.line(command.name == helpSpec.name ? overview : command.usage)
             } else if word == "help", rest.first?.hasPrefix("-") == true {
                 output.line(helpSpec.usage)
             } else {

@@ -1,54 +1,60 @@
 import Foundation
 
-extension OptionSpec {
-    /// `--report-html FILE`.
-    static let reportHTML = OptionSpec(
-        "--report-html", value: "FILE", help: "Also write a self-contained HTML report to FILE (no network needed to view it).")
-    /// `--github-annotations`.
-    static let githubAnnotations = OptionSpec(
-        "--github-annotations", default: "on when GITHUB_ACTIONS=true",
-        help: "Print each failure as a GitHub Actions ::error annotation after the report.")
-}
-
-/// The report outputs of `check` and `run` beyond the console, JSON and JUnit: the HTML report
-/// (`--report-html`) and GitHub Actions annotations (`--github-annotations`, on by default
-/// when `GITHUB_ACTIONS` is `true`).
+/// The report outputs of `check` and `run` beyond the console: the JSON report (`--report-json`),
+/// JUnit XML (`--junit`), the HTML report (`--report-html`) and GitHub Actions annotations
+/// (`--github-annotations`, on by default when `GITHUB_ACTIONS` is `true`).
+///
+/// Every file is checked writable before anything runs, and no two flags may name one file, so a
+/// run never does its work and then fails to write its reports.
 package struct ReportOutputs: Sendable {
-    /// The options, for a command's ``CommandSpec``.
-    package static let options: [OptionSpec] = [.reportHTML, .githubAnnotations]
-    /// The synopsis words of ``options``.
-    package static let synopsis = "[--report-html FILE] [--github-annotations]"
+    /// `--report-json FILE`.
+    static let json = Option.reportFile("--report-json", help: "Also write the versioned JSON report to FILE.")
+    /// `--junit FILE`.
+    static let junit = Option.reportFile("--junit", help: "Also write a JUnit XML report to FILE.")
+    /// `--report-html FILE`.
+    static let html = Option.reportFile("--report-html", help: "Also write a self-contained HTML report to FILE (no network needed to view it).")
+    /// `--github-annotations`.
+    static let githubAnnotations = Option(
+        OptionSpec("--github-annotations", default: "on when GITHUB_ACTIONS=true", help: "Print each failure as a GitHub Actions ::error annotation after the report."),
+        read: { given, context in !given.isEmpty || context.environment["GITHUB_ACTIONS"] == "true" })
 
+    /// The options, for a command's ``CommandSpec``.
+    package static let options: [any CommandOption] = [json, junit, html, githubAnnotations]
+
+    /// Where the JSON report goes, if anywhere.
+    package let jsonPath: String?
+    /// Where the JUnit report goes, if anywhere.
+    package let junitPath: String?
     /// Where the HTML report goes, if anywhere.
     package let htmlPath: String?
     /// Whether failures are printed as workflow commands.
     package let githubAnnotations: Bool
 
-    /// The outputs asked for by `parsed`; `environment` decides the GitHub default.
-    /// - Throws: a usage error when the `--report-html` file cannot be written, or is one of
-    ///   `reportFiles` (the `--report-json` and `--junit` paths).
-    package init(
-        _ parsed: ParsedArguments, reportFiles: [String?] = [],
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(RunnerError) {
-        htmlPath = try parsed.nonEmpty("--report-html")
-        if let htmlPath {
-            try ParsedArguments.checkWritable(htmlPath, flag: "--report-html", command: parsed.command.name)
-            let standardized = URL(fileURLWithPath: htmlPath).standardizedFileURL.path
-            if reportFiles.compactMap({ $0 }).contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == standardized }) {
-                throw .usage("--report-html names the same file as another report flag", command: parsed.command.name)
+    /// The outputs asked for by `options`.
+    /// - Throws: a usage error when two report flags name the same file.
+    package init(_ options: ResolvedOptions) throws(RunnerError) {
+        jsonPath = options[Self.json]
+        junitPath = options[Self.junit]
+        htmlPath = options[Self.html]
+        githubAnnotations = options[Self.githubAnnotations]
+        let named = [(Self.json.spec.name, jsonPath), (Self.junit.spec.name, junitPath), (Self.html.spec.name, htmlPath)]
+            .compactMap { flag, path in path.map { (flag, URL(fileURLWithPath: $0).standardizedFileURL.path) } }
+        for (index, first) in named.enumerated() {
+            if let second = named.dropFirst(index + 1).first(where: { $0.1 == first.1 }) {
+                throw .usage(
+                    "\(first.0) and \(second.0) name the same file '\(DisplayText.sanitized(first.1, maxBytes: 200))'",
+                    command: options.command.name)
             }
         }
-        githubAnnotations = parsed.flag("--github-annotations") || environment["GITHUB_ACTIONS"] == "true"
     }
 
     /// Prints the console report and writes the `--report-json` and `--junit` files
     /// (``ContractReport/deliver(to:json:junit:)``), then prints the annotations and writes the
     /// HTML report. Every output is attempted.
     /// - Throws: a configuration error naming each file that could not be written.
-    package func deliver(_ report: ContractReport, to output: RunnerOutput, json: String?, junit: String?) throws(RunnerError) {
+    package func deliver(_ report: ContractReport, to output: RunnerOutput) throws(RunnerError) {
         var problems: [String] = []
-        do { try report.deliver(to: output, json: json, junit: junit) } catch { problems.append(error.message) }
+        do { try report.deliver(to: output, json: jsonPath, junit: junitPath) } catch { problems.append(error.message) }
         if githubAnnotations {
             for line in report.githubAnnotations { output.line(line) }
         }

@@ -7,9 +7,55 @@ import PetSpotModel
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
 struct RunCommand: RunnerCommand {
+    /// The backend's base URL, and the password of credentials written into it (never sent).
+    struct BaseURL: Sendable {
+        /// The URL without credentials.
+        let url: URL
+        /// The password of a URL given as `http://user:password@host` (masked in every output).
+        let password: String?
+    }
+
+    /// The admin token, and whether it came from `--admin-token` (not `PETSPOT_ADMIN_TOKEN`).
+    struct AdminToken: Sendable {
+        /// The token.
+        let value: String
+        /// Given with `--admin-token`: the replay and curl lines read it from the variable.
+        let fromCommandLine: Bool
+    }
+
+    static let baseURL = Option<BaseURL>(
+        OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
+        replay: .always,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            guard let text = given.last else {
+                throw context.usage("missing --base-url URL (the backend to check, e.g. http://127.0.0.1:8080)")
+            }
+            let url = try ParsedArguments.baseURL(text, flag: "--base-url", command: context.command)
+            return BaseURL(url: url, password: ParsedArguments.baseURLCredentials(text)?.password)
+        }, words: { "--base-url \(shellQuoted($0.url.absoluteString))" })
+    static let cases = Option.int("--cases", default: 20, in: 0...100_000, help: "Generated reports to submit.", replay: .always)
+    static let profile = Option<BackendProfile>.choice(
+        "--profile", value: "P", default: .production, help: "Expected behaviour: production, or strict (the project's mock).", replay: .always)
+    /// A token given with `--admin-token` is never printed: the replay line reads it from
+    /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it; one from the environment is
+    /// read from it again (no flag).
+    static let adminToken = Option<AdminToken?>(
+        OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
+        replay: .always,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) { return AdminToken(value: token, fromCommandLine: true) }
+            return context.environment[CurlReproduction.adminTokenVariable].flatMap { $0.isEmpty ? nil : AdminToken(value: $0, fromCommandLine: false) }
+        }, words: { $0?.fromCommandLine == true ? "--admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : nil })
+    static let concurrency = Option.int("--concurrency", value: "K", default: 4, in: 1...64, help: "Requests in flight at most.")
+    static let maxRequests = Option.int(
+        "--max-requests", value: "M", default: 2000, in: 1...10_000_000, help: "Request budget of the run (cleanup deletes excepted).")
+    static let timeout = Option.seconds("--timeout", default: 10, in: 0.1...600, help: "Deadline of each request in seconds, connect to last byte.")
+    static let maxResponseBytes = Option.int(
+        "--max-response-bytes", value: "B", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024),
+        defaultText: "\(RunnerHTTPTransport.defaultMaxResponseBytes) (4 MiB)", help: "Longest answer body read; a longer one fails its contract.")
+
     static let spec = CommandSpec(
         name: "run",
-        synopsis: "--base-url URL [--cases N] [--seed S] [--admin-token T] [--profile P] [--concurrency K] [--max-requests M] [--timeout SEC] [--max-response-bytes B] [--report-json FILE] [--junit FILE] [--report-html FILE] [--github-annotations] [--no-progress]",
         summary: "Check a running backend over HTTP: every route of backend-contract.md, the catalogs, generated reports.",
         discussion: """
             Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
@@ -26,24 +72,8 @@ struct RunCommand: RunnerCommand {
             (a second signal exits at once). A run that checks fewer than half of its contracts (a small \
             --max-requests) fails its "run coverage" contract: exit 1.
             """,
-        options: [
-            OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
-            OptionSpec("--cases", value: "N", default: "20", help: "Generated reports to submit."),
-            .seed,
-            OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
-            OptionSpec("--profile", value: "P", default: "production", help: "Expected behaviour: production or strict (the project's mock)."),
-            OptionSpec("--concurrency", value: "K", default: "4", help: "Requests in flight at most."),
-            OptionSpec("--max-requests", value: "M", default: "2000", help: "Request budget of the run (cleanup deletes excepted)."),
-            OptionSpec("--timeout", value: "SEC", default: "10", help: "Deadline of each request in seconds, connect to last byte."),
-            OptionSpec(
-                "--max-response-bytes", value: "B", default: "4194304 (4 MiB)",
-                help: "Longest answer body read; a longer one fails its contract."),
-            .reportJSON,
-            .junit,
-            .reportHTML,
-            .githubAnnotations,
-            .noProgress,
-        ],
+        options: [baseURL, CommonOptions.seed, cases, profile, adminToken, concurrency, maxRequests, timeout, maxResponseBytes]
+            + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
             "petspot-contracts run --base-url http://127.0.0.1:8080 --profile strict --admin-token petspot-admin-token",
             "PETSPOT_ADMIN_TOKEN=... petspot-contracts run --base-url https://staging.example.com --cases 50 --max-requests 500 --junit contracts.xml",
@@ -63,46 +93,35 @@ struct RunCommand: RunnerCommand {
     let maxResponseBytes: Int
     /// The password of a `--base-url` given with credentials (never sent; masked in every output).
     let baseURLPassword: String?
-    let reportJSON: String?
-    let junit: String?
     let outputs: ReportOutputs
     let showsProgress: Bool
     let arguments: [String]
+    /// The command that replays the run.
+    let replayCommand: String
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         try self.init(parsed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
     }
 
     init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String]) throws(RunnerError) {
-        guard let baseURL = try parsed.baseURL("--base-url") else {
-            throw .usage("missing --base-url URL (the backend to check, e.g. http://127.0.0.1:8080)", command: "run")
-        }
-        self.baseURL = baseURL
-        cases = try parsed.int("--cases", default: 20, in: 0...100_000)
-        seed = try parsed.seed() ?? RunnerSeed.random()
-        let commandLineToken = try parsed.nonEmpty("--admin-token")
-        adminToken = commandLineToken ?? environment[CurlReproduction.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-        adminTokenFromCommandLine = commandLineToken != nil
-        profile = BackendProfile(rawValue: try parsed.choice("--profile", default: "production", among: BackendProfile.allCases.map(\.rawValue))) ?? .production
-        concurrency = try parsed.int("--concurrency", default: 4, in: 1...64)
-        maxRequests = try parsed.int("--max-requests", default: 2000, in: 1...10_000_000)
-        timeout = try parsed.seconds("--timeout", default: 10, in: 0.1...600)
-        maxResponseBytes = try parsed.int(
-            "--max-response-bytes", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024))
-        baseURLPassword = parsed.baseURLCredentials("--base-url")?.password
-        (reportJSON, junit) = try parsed.reportFiles()
-        outputs = try ReportOutputs(parsed, reportFiles: [reportJSON, junit], environment: environment)
-        showsProgress = !parsed.flag("--no-progress")
+        let options = try parsed.resolve(environment: environment)
+        let base = options[Self.baseURL]
+        baseURL = base.url
+        baseURLPassword = base.password
+        cases = options[Self.cases]
+        seed = options[CommonOptions.seed]
+        let token = options[Self.adminToken]
+        adminToken = token?.value
+        adminTokenFromCommandLine = token?.fromCommandLine ?? false
+        profile = options[Self.profile]
+        concurrency = options[Self.concurrency]
+        maxRequests = options[Self.maxRequests]
+        timeout = options[Self.timeout]
+        maxResponseBytes = options[Self.maxResponseBytes]
+        outputs = try ReportOutputs(options)
+        showsProgress = !options[CommonOptions.noProgress]
+        replayCommand = options.replayLine
         self.arguments = arguments
-    }
-
-    /// The command that replays the run. A token from the environment is read from it again (no
-    /// flag); a token given with `--admin-token` is never printed: the line reads it from
-    /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it.
-    var replayCommand: String {
-        let words = ["petspot-contracts", "run", "--base-url", baseURL.absoluteString, "--seed", String(seed), "--cases", String(cases), "--profile", profile.rawValue]
-        let line = words.map(shellQuoted).joined(separator: " ")
-        return adminTokenFromCommandLine ? line + " --admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : line
     }
 
     /// For a token given with `--admin-token`: where the replay and curl lines take it from.
@@ -150,7 +169,7 @@ struct RunCommand: RunnerCommand {
             command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
         // The profile hint closes the output, after the report (and before any error writing its files).
         defer { if let hint { output.line("\nhint: " + hint) } }
-        try outputs.deliver(report, to: output, json: reportJSON, junit: junit)
+        try outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
     }
 

@@ -1,20 +1,30 @@
 /// The exit codes of `petspot-contracts`, the same for every command.
 ///
 /// CI systems branch on these: `0` and `1` mean the contracts were checked (and held or not);
-/// `2` means the command line or its configuration is wrong and nothing was checked (or, rarely,
-/// a report file checked writable at the start could not be written at the end: the console
-/// report was printed first); `3` means the target backend could not be reached at all; `130`
-/// and `143` mean the run was interrupted by SIGINT or SIGTERM (`run` stops starting cases, cleans
-/// up, prints and writes the report so far; `check` stops its adapter and exits at once).
+/// every other code means they were not, and says whose move it is:
+/// - `2` configuration: the command line was read, but what it points at cannot be used: an
+///   adapter that cannot start or never answers, a report file that cannot be written, a port in
+///   use, a contract that does not load. Fix the setup, not the app.
+/// - `3` unreachable: the target backend did not answer at all.
+/// - `64` usage (as swift-argument-parser and sysexits' EX_USAGE): an unknown flag, a bad value;
+///   nothing was run.
+/// - `70` internal (sysexits' EX_SOFTWARE): the tool itself failed; please report it.
+/// - `130` and `143`: interrupted by SIGINT or SIGTERM (`run` stops starting cases, cleans up,
+///   prints and writes the report so far; `check` stops its adapter and writes the report so far).
 public enum RunnerExitCode: Int32, Sendable, CaseIterable {
     /// Every contract held (or help was printed).
     case success = 0
     /// At least one contract failed, or `run` checked fewer than half of its contracts.
     case contractFailed = 1
-    /// A usage or configuration error: unknown flag, bad value, bad URL, unwritable report file.
-    case usage = 2
+    /// The configuration cannot be used: an adapter that cannot start, a file that cannot be
+    /// written, a port in use.
+    case configuration = 2
     /// The target backend could not be reached (connection refused, unknown host, no answer).
     case unreachable = 3
+    /// A usage error: unknown command or flag, bad value, bad URL.
+    case usage = 64
+    /// The tool itself failed.
+    case `internal` = 70
     /// Interrupted by SIGINT (128 + 2).
     case interrupted = 130
     /// Interrupted by SIGTERM (128 + 15).
@@ -22,12 +32,13 @@ public enum RunnerExitCode: Int32, Sendable, CaseIterable {
 
     /// The exit codes in one line, as `--help` and the overview print them.
     static let helpText = "EXIT CODES: 0 all contracts hold, 1 a contract failed (or run checked fewer than half of its contracts), "
-        + "2 usage or configuration error, 3 target unreachable, 130/143 interrupted by SIGINT/SIGTERM."
+        + "2 configuration error (setup: adapter, files, port), 3 target unreachable, 64 usage error (flags), "
+        + "70 internal error, 130/143 interrupted by SIGINT/SIGTERM."
 }
 
 /// Every error the command line can end with, mapped in one place to one line and an exit code.
 ///
-/// Commands throw these (or anything else, which becomes an internal error with exit code 2);
+/// Commands throw these (or anything else, which becomes an internal error with exit code 70);
 /// ``PetSpotContractsTool/run(arguments:output:)`` catches them and prints
 /// ``message`` as a single line on standard error, never a stack trace.
 public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -40,6 +51,8 @@ public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
         case configuration
         /// The target could not be reached.
         case unreachable
+        /// The tool itself failed (an error no command expected).
+        case `internal`
     }
 
     /// The kind of failure.
@@ -72,11 +85,18 @@ public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
         RunnerError(.unreachable, message)
     }
 
+    /// An internal error: the tool failed.
+    static func `internal`(_ message: String) -> RunnerError {
+        RunnerError(.internal, "internal error (please report it): " + message)
+    }
+
     /// The exit code for this error.
     public var exitCode: RunnerExitCode {
         switch kind {
-        case .usage, .configuration: .usage
+        case .usage: .usage
+        case .configuration: .configuration
         case .unreachable: .unreachable
+        case .internal: .internal
         }
     }
 

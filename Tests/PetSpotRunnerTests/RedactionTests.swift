@@ -87,6 +87,11 @@ struct RedactionTests {
         let failure = ContractFailure(message: "")
         #expect(Mirror(reflecting: failure).children.compactMap(\.label) == [
             "message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce", "cause",
+            "steps",
+        ])
+        #expect(Mirror(reflecting: FailureStep(action: "", outcome: "")).children.compactMap(\.label) == ["lane", "action", "outcome", "request", "reproduce"])
+        #expect(Mirror(reflecting: SpecFinding(group: "", property: "", message: "", consequence: "", steps: [])).children.compactMap(\.label) == [
+            "group", "property", "message", "consequence", "steps", "replay",
         ])
         #expect(Mirror(reflecting: ReportedRequest(method: "", path: "")).children.compactMap(\.label) == ["method", "path", "headers", "body"])
         #expect(Mirror(reflecting: Leftover(id: "", microchipNumber: nil, reason: "")).children.compactMap(\.label) == ["id", "microchipNumber", "reason"])
@@ -96,16 +101,21 @@ struct RedactionTests {
         let report = ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: [])
         #expect(Mirror(reflecting: report).children.compactMap(\.label) == [
             "command", "arguments", "target", "seed", "startedAt", "durationSeconds", "groups", "leftovers", "notes", "replay",
-            "coverage",
+            "coverage", "findings",
         ])
         // And each string field is passed through: a secret and an escape code in every one.
         let secret = "p4ssw0rd-secret"
         let dirty = "\(secret)\u{1B}"
         let recorder = ContractRecorder(secrets: SecretStore([secret]))
-        recorder.fail(group: dirty, contract: dirty, ContractFailure(
-            message: dirty, caseId: dirty, request: ReportedRequest(method: dirty, path: dirty, headers: [ReportedHeader(name: dirty, value: dirty)], body: dirty),
+        let dirtyRequest = ReportedRequest(method: dirty, path: dirty, headers: [ReportedHeader(name: dirty, value: dirty)], body: dirty)
+        let dirtyStep = FailureStep(lane: dirty, action: dirty, outcome: dirty, request: dirtyRequest, reproduce: dirty)
+        var dirtyFailure = ContractFailure(
+            message: dirty, caseId: dirty, request: dirtyRequest,
             expected: dirty, actual: dirty, shrunkInput: .string(dirty), originalInput: .object(JSONObject([(dirty, .string(dirty))])), seed: 1, replay: dirty,
-            reproduce: dirty, cause: ContractFailure.Cause(fields: [dirty], kind: dirty, cases: 1, shrunk: true)))
+            reproduce: dirty, cause: ContractFailure.Cause(fields: [dirty], kind: dirty, cases: 1, shrunk: true))
+        dirtyFailure.steps = [dirtyStep]
+        recorder.fail(group: dirty, contract: dirty, dirtyFailure)
+        recorder.find(SpecFinding(group: dirty, property: dirty, message: dirty, consequence: dirty, steps: [dirtyStep], replay: dirty))
         recorder.setCoverage(BoundaryCoverage(cases: 1, rows: [
             BoundaryCoverage.Row(field: dirty, rule: dirty, boundaryClass: dirty, detail: dirty, hits: 0, requiredPercent: 1, met: false),
         ], verdict: dirty))
@@ -114,7 +124,7 @@ struct RedactionTests {
         recorder.note(dirty)
         recorder.setReplay(dirty)
         let sanitized = recorder.report(command: dirty, arguments: [dirty], target: dirty, seed: 1, startedAt: Date())
-        for text in [sanitized.consoleText, sanitized.json.serialized(), sanitized.junitXML] {
+        for text in [sanitized.consoleText, sanitized.json.serialized(), sanitized.junitXML, sanitized.htmlDocument] {
             #expect(!text.contains(secret))
             #expect(!text.contains("\u{1B}"))
         }

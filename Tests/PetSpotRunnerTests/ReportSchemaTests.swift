@@ -35,6 +35,11 @@ struct ReportSchemaTests {
         #expect(try ReportSchema.errors(run.json()) == [])
     }
 
+    @Test("a report with a failing scenario's steps and a finding validates")
+    func scenarioReport() throws {
+        #expect(try ReportSchema.errors(ReportTests.scenarioReport().json) == [])
+    }
+
     @Test("a failing adapter run's report validates, and its failures carry the run's seed", .timeLimit(.minutes(3)))
     func failingAdapter() async throws {
         let run = try await ReportRuns.failingAdapter.value

@@ -29,21 +29,66 @@ struct ReportTests {
         return recorder.report(command: "check", arguments: ["--admin-token", "super-secret-admin-token"], target: "reference model", seed: 42, startedAt: Date())
     }
 
+    /// A report with a failing scenario (steps, two run at once) and a finding against the spec.
+    static func scenarioReport() -> ContractReport {
+        let recorder = ContractRecorder()
+        var failure = ContractFailure(message: "the list still shows a deleted announcement", seed: 9, replay: "petspot-contracts run --seed 9")
+        failure.steps = [
+            FailureStep(action: "create #1", outcome: "201", request: ReportedRequest(method: "POST", path: "/api/v1/announcements"),
+                        reproduce: "curl -X POST http://127.0.0.1:9/api/v1/announcements"),
+            FailureStep(lane: "client 1", action: "delete #1", outcome: "204"),
+            FailureStep(lane: "client 2", action: "list", outcome: "200 listing #1"),
+        ]
+        recorder.fail(group: "sequences", contract: "the list shows exactly the announcements with a photo", failure)
+        recorder.find(SpecFinding(
+            group: "submission under faults", property: "a report ends with exactly one listed announcement",
+            message: "Try Again after a lost create answer creates a second announcement",
+            consequence: "the first announcement stays, without a photo, holding the microchip number",
+            steps: [FailureStep(action: "POST /api/v1/announcements", outcome: "forwarded, answer lost; the app showed \"No connection...\"")],
+            replay: "petspot-contracts check --seed 9"))
+        return recorder.report(command: "check", arguments: [], target: "reference model", seed: 9, startedAt: Date())
+    }
+
+    @Test("a failing scenario's steps and a finding against the spec reach every rendering")
+    func stepsAndFindings() throws {
+        let report = Self.scenarioReport()
+        let console = report.consoleText
+        #expect(console.contains("  steps:\n    1. create #1 -> 201\n       POST /api/v1/announcements\n       reproduce: curl -X POST"))
+        #expect(console.contains("    2. [client 1] delete #1 -> 204\n    3. [client 2] list -> 200 listing #1"))
+        #expect(console.contains("SPEC FINDING 1: [submission under faults] a report ends with exactly one listed announcement"))
+        #expect(console.contains("what it does to the user: the first announcement stays"))
+        #expect(console.contains("1 finding against the specification"))
+        #expect(report.exitCode == .contractFailed, "the failure fails the run; the finding alone would not")
+        let json = report.json
+        let steps = try #require(json["groups"]?[0]?["contracts"]?[0]?["failures"]?[0]?["steps"]?.arrayValue)
+        #expect(steps.count == 3 && steps[1]["lane"] == "client 1" && steps[0]["reproduce"]?.stringValue?.hasPrefix("curl") == true)
+        #expect(json["findings"]?[0]?["consequence"]?.stringValue?.contains("holding the microchip") == true)
+        let junit = report.junitXML
+        #expect(junit.contains("<testsuite name=\"spec findings\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""))
+        #expect(junit.contains("3. [client 2] list -&gt; 200 listing #1"))
+        let html = report.htmlDocument
+        #expect(html.contains("<h2>Findings against the specification</h2>"))
+        #expect(html.contains("<ol class=\"steps\">"))
+        var findingOnly = report
+        findingOnly.groups = []
+        #expect(findingOnly.exitCode == .success, "a finding against the specification is not a failure")
+    }
+
     @Test("the JSON report is versioned, with keys in a fixed order")
     func jsonShape() throws {
         let json = Self.sampleReport().json
         let object = try #require(json.objectValue)
         #expect(object.keys == [
             "reportVersion", "tool", "toolVersion", "command", "arguments", "target", "seed", "replay", "startedAt",
-            "durationSeconds", "summary", "groups", "leftovers", "notes",
+            "durationSeconds", "summary", "groups", "leftovers", "notes", "findings",
         ])
-        #expect(object["reportVersion"] == 2)
+        #expect(object["reportVersion"] == 3)
         #expect(object["seed"] == "42")
         #expect(object["summary"]?.objectValue?.keys == ["contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"])
         #expect(object["summary"]?["failed"] == 1)
         #expect(object["summary"]?["skipped"] == 1)
         let failure = try #require(object["groups"]?[1]?["contracts"]?[0]?["failures"]?[0]?.objectValue)
-        #expect(failure.keys == ["message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce"])
+        #expect(failure.keys == ["message", "caseId", "request", "expected", "actual", "shrunkInput", "originalInput", "seed", "replay", "reproduce", "steps"])
         // Round trip through the parser.
         let text = json.serialized(options: [.prettyPrinted])
         #expect(try JSONValue.parse(text) == json)

@@ -35,7 +35,8 @@ extension ContractReport {
         lines.append(
             "\(totals.failed == 0 ? "OK" : "FAILED"): \(totals.contracts) contracts, \(totals.passed) passed, "
                 + "\(totals.failed) failed, \(totals.skipped) skipped; \(totals.casesRun) cases, "
-                + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s")
+                + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s"
+                + (findings.isEmpty ? "" : "; \(findings.count) finding\(findings.count == 1 ? "" : "s") against the specification (below, not failures)"))
         let distinct = distinctFailures
         if !distinct.isEmpty {
             lines.append("")
@@ -58,6 +59,10 @@ extension ContractReport {
                 }
             }
         }
+        for (index, finding) in findings.enumerated() {
+            lines.append("")
+            lines.append(contentsOf: Self.findingLines(number: index + 1, finding))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -72,6 +77,10 @@ extension ContractReport {
         }
         if let expected = failure.expected { lines.append("  expected: \(visible(expected))") }
         if let actual = failure.actual { lines.append("  actual:   \(visible(actual))") }
+        if !failure.steps.isEmpty {
+            lines.append("  steps:")
+            lines += stepLines(failure.steps, indent: "    ")
+        }
         if let shrunk = failure.shrunkInput { lines.append("  shrunk input:   \(visible(shrunk.serialized()))") }
         if let original = failure.originalInput {
             lines.append((failure.shrunkInput == nil ? "  input: " : "  original input: ") + visible(original.serialized()))
@@ -79,6 +88,37 @@ extension ContractReport {
         if let seed = failure.seed { lines.append("  seed: \(seed)") }
         if let replay = failure.replay { lines.append("  replay: \(replay)") }
         if let reproduce = failure.reproduce { lines.append("  reproduce: \(reproduce)") }
+        return lines
+    }
+
+    /// A scenario's steps, numbered, each with its request and reproduce line.
+    static func stepLines(_ steps: [FailureStep], indent: String) -> [String] {
+        let visible = VisibleText.escaped
+        var lines: [String] = []
+        for (index, step) in steps.enumerated() {
+            lines.append(indent + visible(step.line(number: index + 1)))
+            if let request = step.request, !step.action.hasPrefix(request.method) {
+                lines.append(indent + "   \(request.method) \(request.path)")
+            }
+            if let reproduce = step.reproduce { lines.append(indent + "   reproduce: \(reproduce)") }
+        }
+        return lines
+    }
+
+    /// A finding against the specification, as the console shows it.
+    static func findingLines(number: Int, _ finding: SpecFinding) -> [String] {
+        let visible = VisibleText.escaped
+        var lines = [
+            "SPEC FINDING \(number): [\(finding.group)] \(finding.property)",
+            "  \(visible(finding.message))",
+            "  what it does to the user: \(visible(finding.consequence))",
+            "  the app follows report-flows.md here; the rule itself cannot meet the property (not counted as a failure)",
+        ]
+        if !finding.steps.isEmpty {
+            lines.append("  steps:")
+            lines += stepLines(finding.steps, indent: "    ")
+        }
+        if let replay = finding.replay { lines.append("  replay: \(replay)") }
         return lines
     }
 

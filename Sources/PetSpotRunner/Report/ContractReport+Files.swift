@@ -50,6 +50,16 @@ extension ContractReport {
                 ]))
             })),
             ("notes", .array(notes.map { .string($0) })),
+            ("findings", .array(findings.map { finding in
+                .object(JSONObject([
+                    ("group", .string(finding.group)),
+                    ("property", .string(finding.property)),
+                    ("message", .string(finding.message)),
+                    ("consequence", .string(finding.consequence)),
+                    ("steps", .array(finding.steps.map(Self.stepJSON))),
+                    ("replay", finding.replay.map { .string($0) } ?? .null),
+                ]))
+            })),
         ]
         // Present when flow cases were checked.
         if let coverage {
@@ -105,9 +115,8 @@ extension ContractReport {
         ]))
     }
 
-    private static func failureJSON(_ failure: ContractFailure) -> JSONValue {
-        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        let request: JSONValue = failure.request.map { request in
+    private static func requestJSON(_ request: ReportedRequest?) -> JSONValue {
+        request.map { request in
             .object(JSONObject([
                 ("method", .string(request.method)),
                 ("path", .string(request.path)),
@@ -115,6 +124,21 @@ extension ContractReport {
                 ("body", .string(request.body)),
             ]))
         } ?? .null
+    }
+
+    private static func stepJSON(_ step: FailureStep) -> JSONValue {
+        .object(JSONObject([
+            ("lane", step.lane.map { .string($0) } ?? .null),
+            ("action", .string(step.action)),
+            ("outcome", .string(step.outcome)),
+            ("request", requestJSON(step.request)),
+            ("reproduce", step.reproduce.map { .string($0) } ?? .null),
+        ]))
+    }
+
+    private static func failureJSON(_ failure: ContractFailure) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        let request = requestJSON(failure.request)
         return .object(JSONObject([
             ("message", .string(failure.message)),
             ("caseId", text(failure.caseId)),
@@ -126,6 +150,7 @@ extension ContractReport {
             ("seed", failure.seed.map { .string(String($0)) } ?? .null),
             ("replay", text(failure.replay)),
             ("reproduce", text(failure.reproduce)),
+            ("steps", .array(failure.steps.map(Self.stepJSON))),
         ] + (failure.cause.map { cause in
             [("cause", .object(JSONObject([
                 ("fields", .array(cause.fields.map { .string($0) })),
@@ -144,8 +169,8 @@ extension ContractReport {
     public var junitXML: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = summary
-        xml += "<testsuites name=\"\(Self.xml(Self.tool + " " + command))\" tests=\"\(totals.contracts)\" "
-            + "failures=\"\(totals.failed)\" errors=\"0\" skipped=\"\(totals.skipped)\" time=\"\(Self.seconds(durationSeconds))\">\n"
+        xml += "<testsuites name=\"\(Self.xml(Self.tool + " " + command))\" tests=\"\(totals.contracts + findings.count)\" "
+            + "failures=\"\(totals.failed)\" errors=\"0\" skipped=\"\(totals.skipped + findings.count)\" time=\"\(Self.seconds(durationSeconds))\">\n"
         for group in groups {
             let failed = group.contracts.filter { $0.status == .failed }.count
             let skipped = group.contracts.filter { $0.status == .skipped }.count
@@ -181,6 +206,19 @@ extension ContractReport {
                         + "      <failure message=\"\(Self.xml(message))\" type=\"ContractFailure\">"
                         + Self.xml(details.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
                 }
+            }
+            xml += "  </testsuite>\n"
+        }
+        if !findings.isEmpty {
+            // Findings against the specification are not failures: each is a skipped testcase whose
+            // output is the finding, so CI shows it without failing the build.
+            xml += "  <testsuite name=\"spec findings\" tests=\"\(findings.count)\" failures=\"0\" errors=\"0\" skipped=\"\(findings.count)\" time=\"0.000\">\n"
+            for (index, finding) in findings.enumerated() {
+                xml += "    <testcase classname=\"\(Self.xml(Self.junitClassName(command: command, group: "spec findings")))\" "
+                    + "name=\"\(Self.xml("[\(finding.group)] \(finding.property)"))\" time=\"0.000\">\n"
+                    + "      <skipped message=\"\(Self.xml("finding against the specification, not a failure: " + finding.message))\"/>\n"
+                    + "      <system-out>\(Self.xml(Self.findingLines(number: index + 1, finding).joined(separator: "\n")))</system-out>\n"
+                    + "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
         }

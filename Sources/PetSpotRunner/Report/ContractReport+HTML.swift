@@ -34,6 +34,7 @@ extension ContractReport {
         renderGroups(into: &page, failures: failures)
         renderCoverage(into: &page)
         renderFailures(into: &page, failures: failures)
+        renderFindings(into: &page)
         renderNotes(into: &page)
         page.raw("<footer>Written by \(Self.tool) \(Self.toolVersion), report format \(Self.reportVersion).</footer>\n")
         page.raw("<script type=\"application/json\" id=\"report-data\">")
@@ -193,6 +194,7 @@ extension ContractReport {
                 page.raw("</pre>\n")
             }
             renderAnswers(failure, into: &page)
+            renderSteps(failure.steps, into: &page)
             if let shrunk = failure.shrunkInput {
                 page.raw("<h4>Shrunk input</h4>\n<pre class=\"input shrunk\">")
                 page.text(shrunk.serialized(options: [.prettyPrinted]))
@@ -215,6 +217,57 @@ extension ContractReport {
             if let reproduce = failure.reproduce {
                 page.raw("<h4>The request alone</h4>\n<div class=\"replay\"><code>")
                 page.text(reproduce)
+                page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>\n")
+            }
+            page.raw("</article>\n")
+        }
+        page.raw("</section>\n")
+    }
+
+    /// A scenario's steps as a numbered list: what each did, what came of it, its request alone.
+    private func renderSteps(_ steps: [FailureStep], into page: inout HTMLPage) {
+        guard !steps.isEmpty else { return }
+        page.raw("<h4>Steps</h4>\n<ol class=\"steps\">\n")
+        for step in steps {
+            page.raw("<li>")
+            if let lane = step.lane {
+                page.raw("<span class=\"lane\">")
+                page.text("[\(lane)]")
+                page.raw("</span> ")
+            }
+            page.text(step.action)
+            page.raw(" &rarr; <span class=\"outcome\">")
+            page.text(step.outcome)
+            page.raw("</span>")
+            if let reproduce = step.reproduce {
+                page.raw("<div class=\"replay\"><code>")
+                page.text(reproduce)
+                page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>")
+            }
+            page.raw("</li>\n")
+        }
+        page.raw("</ol>\n")
+    }
+
+    /// The findings against the specification: not failures, each with its scenario.
+    private func renderFindings(into page: inout HTMLPage) {
+        guard !findings.isEmpty else { return }
+        page.raw("<section id=\"findings\">\n<h2>Findings against the specification</h2>\n")
+        page.raw("<p>The reference model, which follows report-flows.md, fails these too: they are what the specification's own rule does to users, not failures of the app.</p>\n")
+        for finding in findings {
+            page.raw("<article class=\"finding\">\n<h3><span class=\"group\">")
+            page.text("[\(finding.group)]")
+            page.raw("</span> ")
+            page.text(finding.property)
+            page.raw("</h3>\n<p class=\"message\">")
+            page.text(finding.message)
+            page.raw("</p>\n<p class=\"consequence\"><strong>What it does to the user:</strong> ")
+            page.text(finding.consequence)
+            page.raw("</p>\n")
+            renderSteps(finding.steps, into: &page)
+            if let replay = finding.replay {
+                page.raw("<div class=\"replay\"><code>")
+                page.text(replay)
                 page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>\n")
             }
             page.raw("</article>\n")

@@ -23,6 +23,20 @@ extension ContractReport {
             return DisplayText.sanitized(redactor.scrubbedPrefix(value, maxBytes: DisplayText.maxBytes), fullLength: length > window ? length : nil)
         }
         func optional(_ value: String?) -> String? { value.map(text) }
+        func request(_ request: ReportedRequest) -> ReportedRequest {
+            ReportedRequest(
+                method: text(request.method), path: text(request.path),
+                headers: request.headers.map { header in
+                    ReportedHeader(name: text(header.name), value: DisplayText.sanitized(redactor.header(name: header.name, value: header.value)))
+                },
+                body: text(request.body))
+        }
+        func step(_ step: FailureStep) -> FailureStep {
+            FailureStep(
+                lane: optional(step.lane), action: text(step.action), outcome: text(step.outcome), request: step.request.map(request),
+                // Never cut: a shortened command would send another request.
+                reproduce: step.reproduce.map { DisplayText.sanitized(redactor.scrub($0), maxBytes: .max) })
+        }
         var report = self
         report.command = text(command)
         report.arguments = redactor.arguments(arguments).map { DisplayText.sanitized($0) }
@@ -39,16 +53,7 @@ extension ContractReport {
                     var failure = failure
                     failure.message = text(failure.message)
                     failure.caseId = optional(failure.caseId)
-                    failure.request = failure.request.map { request in
-                        ReportedRequest(
-                            method: text(request.method), path: text(request.path),
-                            headers: request.headers.map { header in
-                                ReportedHeader(
-                                    name: text(header.name),
-                                    value: DisplayText.sanitized(redactor.header(name: header.name, value: header.value)))
-                            },
-                            body: text(request.body))
-                    }
+                    failure.request = failure.request.map(request)
                     failure.expected = optional(failure.expected)
                     failure.actual = optional(failure.actual)
                     failure.shrunkInput = failure.shrunkInput.map(redactor.json)
@@ -56,6 +61,7 @@ extension ContractReport {
                     failure.replay = optional(failure.replay)
                     // Never cut: a shortened command would send another request.
                     failure.reproduce = failure.reproduce.map { DisplayText.sanitized(redactor.scrub($0), maxBytes: .max) }
+                    failure.steps = failure.steps.map(step)
                     failure.cause = failure.cause.map { cause in
                         var cause = cause
                         cause.fields = cause.fields.map(text)
@@ -72,6 +78,11 @@ extension ContractReport {
             Leftover(id: text(leftover.id), microchipNumber: optional(leftover.microchipNumber), reason: text(leftover.reason))
         }
         report.notes = notes.map(text)
+        report.findings = findings.map { finding in
+            SpecFinding(
+                group: text(finding.group), property: text(finding.property), message: text(finding.message),
+                consequence: text(finding.consequence), steps: finding.steps.map(step), replay: optional(finding.replay))
+        }
         report.coverage = coverage.map { coverage in
             var coverage = coverage
             coverage.verdict = text(coverage.verdict)

@@ -18,8 +18,9 @@ import PetSpotJSON
 /// ```
 public struct ContractReport: Sendable {
     /// The version of the JSON report format (`docs/report.schema.json`); bumped on any change
-    /// to it. Version 2 added `replay` and gives every failure with a replay line its seed.
-    public static let reportVersion = 2
+    /// to it. Version 2 added `replay` and gives every failure with a replay line its seed;
+    /// version 3 adds a failure's `steps` and the report's `findings`.
+    public static let reportVersion = 3
     /// The tool's name.
     public static let tool = "petspot-contracts"
     /// The tool's version, written into reports.
@@ -47,6 +48,9 @@ public struct ContractReport: Sendable {
     public var replay: String?
     /// The boundary coverage of the flow cases, when flows were checked.
     public var coverage: BoundaryCoverage?
+    /// What the specification itself does to users, found by properties the reference model
+    /// (which follows the specification) fails too: reported, never counted as failures.
+    public var findings: [SpecFinding] = []
 
     /// Creates a report.
     public init(
@@ -233,6 +237,9 @@ public struct ContractFailure: Sendable, Hashable {
     /// For generated flow cases: the cause this failure stands for (every failing case with the
     /// same contract, fields and kind of difference), shown once, shrunk.
     public var cause: Cause?
+    /// For a failing scenario (a sequence of requests, a report submitted under faults): its
+    /// steps in order, each with its request, what came of it, and a command that replays it.
+    public var steps: [FailureStep] = []
 
     /// A distinct cause of failure: the fields involved, the kind of difference, how many cases
     /// showed it.
@@ -278,6 +285,66 @@ public struct ContractFailure: Sendable, Hashable {
     }
 }
 
+/// One step of a failing scenario: a request of a sequence, a request of a submission and the fault
+/// the runner applied to it, or a user's action and what the app showed.
+public struct FailureStep: Sendable, Hashable {
+    /// Which client ran the step when steps ran at once (`client 1`, `client 2`); `nil` for a step
+    /// every later one waited for.
+    public var lane: String?
+    /// What the step did, e.g. `create #1 with microchip A (new)`.
+    public var action: String
+    /// What came of it: the answer, the fault applied, what the app showed.
+    public var outcome: String
+    /// The request, redacted; `nil` for a step that sends none (the user taps Cancel).
+    public var request: ReportedRequest?
+    /// A command that sends the request on its own (a `curl` line reading secrets from the
+    /// environment), when the target is reached over HTTP.
+    public var reproduce: String?
+
+    /// Creates a step.
+    public init(lane: String? = nil, action: String, outcome: String, request: ReportedRequest? = nil, reproduce: String? = nil) {
+        self.lane = lane
+        self.action = action
+        self.outcome = outcome
+        self.request = request
+        self.reproduce = reproduce
+    }
+
+    /// `3. [client 1] create #2 -> 201`.
+    public func line(number: Int) -> String {
+        "\(number). " + (lane.map { "[\($0)] " } ?? "") + action + " -> " + outcome
+    }
+}
+
+/// A property the specification's own rule cannot meet: the reference model, which follows the
+/// specification, fails it too. Reported once per run with the smallest scenario that shows it and
+/// what it does to a user, apart from the app's deviations, and never counted as a failure: an
+/// app that follows the specification passes.
+public struct SpecFinding: Sendable, Hashable {
+    /// The report group.
+    public var group: String
+    /// The property (contract) the specification cannot meet.
+    public var property: String
+    /// What goes wrong, in one sentence.
+    public var message: String
+    /// What it does to the user.
+    public var consequence: String
+    /// The scenario, shrunk, as a person can replay it by hand.
+    public var steps: [FailureStep]
+    /// The command line that replays the run.
+    public var replay: String?
+
+    /// Creates a finding.
+    public init(group: String, property: String, message: String, consequence: String, steps: [FailureStep], replay: String? = nil) {
+        self.group = group
+        self.property = property
+        self.message = message
+        self.consequence = consequence
+        self.steps = steps
+        self.replay = replay
+    }
+}
+
 /// An announcement a run created on the target and did not delete.
 public struct Leftover: Sendable, Hashable {
     /// The announcement's id.
@@ -308,6 +375,7 @@ public final class ContractRecorder: Sendable {
         var groups: [GroupOutcome] = []
         var leftovers: [Leftover] = []
         var notes: [String] = []
+        var findings: [SpecFinding] = []
         var coverage: BoundaryCoverage?
         var replay: String?
         /// Per group, when its last case was recorded (or the group was first seen).
@@ -433,6 +501,11 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.replay = line }
     }
 
+    /// Adds a finding against the specification (not a failure).
+    public func find(_ finding: SpecFinding) {
+        recording.withLock { $0.findings.append(finding) }
+    }
+
     /// Adds a remark to the report.
     public func note(_ text: String) {
         recording.withLock { $0.notes.append(text) }
@@ -454,6 +527,7 @@ public final class ContractRecorder: Sendable {
                 durationSeconds: Date().timeIntervalSince(startedAt), groups: recording.groups, leftovers: recording.leftovers,
                 notes: recording.notes, coverage: recording.coverage)
             report.replay = recording.replay
+            report.findings = recording.findings
             report.completeTimesAndSeeds(attributedSeconds: recording.attributedSeconds)
             return report
         }

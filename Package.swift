@@ -138,7 +138,7 @@ let package = Package(
             name: "PetSpotMockBackendTests",
             dependencies: [
                 "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
-                "PetSpotPropertyEngine", "PetSpotPropertyTesting",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),

@@ -20,6 +20,9 @@ struct LocationFilter {
     let earthRadius: Double
     /// Distances rounded to whole kilometres and compared with `<=` (a planted defect).
     let roundsInclusively: Bool
+    /// Whether the distance is production's `acos` expression, NULL (no match) when its
+    /// argument rounds outside -1...1.
+    let usesProductionAcos: Bool
 
     /// The filter the query asks for, `nil` when it has no `lat`/`lng`.
     /// - Throws: the ``MockProblem`` of the first bad parameter (400 `INVALID_PARAMETER`).
@@ -72,12 +75,30 @@ struct LocationFilter {
         self.rangeKilometres = range
         self.earthRadius = behaviour.has(.listEarthRadiusMiles) ? LocationFilter.earthRadiusMiles : LocationFilter.earthRadiusKilometres
         self.roundsInclusively = behaviour.has(.listRangeRoundedInclusive)
+        self.usesProductionAcos = behaviour.isProduction
     }
 
-    /// Whether the point lies strictly within `rangeKilometres` (haversine).
+    /// Whether the point lies strictly within `rangeKilometres` (haversine; production's `acos`
+    /// expression in the production profile, which misses some points at distance 0).
     func contains(latitude otherLatitude: Double, longitude otherLongitude: Double) -> Bool {
-        let distance = LocationFilter.distance(latitude, longitude, otherLatitude, otherLongitude, radius: earthRadius)
+        let distance: Double
+        if usesProductionAcos {
+            let argument = LocationFilter.productionAcosArgument(latitude, longitude, otherLatitude, otherLongitude)
+            // SQLite's acos of an argument outside -1...1 is NULL, and NULL < range is not true.
+            guard (-1...1).contains(argument) else { return false }
+            distance = earthRadius * acos(argument)
+        } else {
+            distance = LocationFilter.distance(latitude, longitude, otherLatitude, otherLongitude, radius: earthRadius)
+        }
         return roundsInclusively ? distance.rounded() <= rangeKilometres : distance < rangeKilometres
+    }
+
+    /// The argument of production's `acos`, evaluated in its order (SQLite's `radians(x)` is
+    /// `x * (π / 180)`): from the query point (`lat`, `lng`) to an announcement's point. It can
+    /// exceed 1 for equal points (lat 82, lng 132.519926: 1.0000000000000002).
+    static func productionAcosArgument(_ lat: Double, _ lng: Double, _ latitude: Double, _ longitude: Double) -> Double {
+        func radians(_ degrees: Double) -> Double { degrees * (Double.pi / 180) }
+        return cos(radians(lat)) * cos(radians(latitude)) * cos(radians(longitude) - radians(lng)) + sin(radians(lat)) * sin(radians(latitude))
     }
 
     /// The great-circle distance in kilometres (R = 6371 km).

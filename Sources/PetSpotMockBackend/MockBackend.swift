@@ -67,9 +67,13 @@ public final class MockBackend: Sendable {
     ///   - faults: which requests to fail; none by default.
     ///   - defects: the backend bugs to plant; none by default.
     ///   - clock: the server's current instant (timestamps, the future-date rule).
+    ///   - sampleRows: whether the store starts with production's 8 sample announcements
+    ///     (``SampleRows``), as production's does after every start; `false` by default (an
+    ///     empty store).
     public init(
         profile: BackendProfile = .strict, adminToken: String = MockBackend.defaultAdminToken,
-        faults: FaultPlan = .none, defects: Set<MockDefect> = [], clock: @escaping @Sendable () -> Date = { Date() }
+        faults: FaultPlan = .none, defects: Set<MockDefect> = [], clock: @escaping @Sendable () -> Date = { Date() },
+        sampleRows: Bool = false
     ) {
         self.profile = profile
         self.defects = defects
@@ -78,7 +82,14 @@ public final class MockBackend: Sendable {
         self.behaviour = MockBehaviour(profile: profile, defects: defects)
         self.clock = clock
         self.injector = FaultInjector(plan: faults)
+        self.hasRaceWindow = defects.contains(where: \.hasRaceWindow)
+        if sampleRows { store.seed(SampleRows.entries) }
     }
+
+    /// Whether a planted defect sleeps inside a request (``MockDefect/hasRaceWindow``): then
+    /// ``respond(to:)`` answers on a thread of its own, so that concurrent requests meet in the
+    /// window however few threads the caller's executor has.
+    private let hasRaceWindow: Bool
 
     // MARK: Entry points
 
@@ -93,9 +104,19 @@ public final class MockBackend: Sendable {
     /// Answers `request`, applying the fault plan (a delay suspends the task).
     /// - Throws: ``MockTransportError/connectionDropped`` when the plan drops this request.
     public func respond(to request: HTTPRequest) async throws(MockTransportError) -> HTTPResponse {
-        guard let decision = faultDecision(for: request) else { return answer(request) }
+        guard let decision = faultDecision(for: request) else {
+            return hasRaceWindow ? await answerOnOwnThread(request) : answer(request)
+        }
         if decision.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(decision.delayMilliseconds)) }
         return try apply(decision, to: request)
+    }
+
+    /// ``answer(_:)`` on a new thread: a race window's sleep then blocks no thread of the caller's.
+    private func answerOnOwnThread(_ request: HTTPRequest) async -> HTTPResponse {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: self.answer(request)) }
+            thread.start()
+        }
     }
 
     /// Answers `request` as the backend would, ignoring the fault plan.
@@ -255,15 +276,26 @@ public final class MockBackend: Sendable {
         }
         // Production checks for a duplicate first and inserts later: two concurrent creates can
         // both pass the check, and the unique index then fails the later insert with a 500. The
-        // strict profile checks and claims atomically.
-        if profile == .production, let microchipKey, store.isMicrochipTaken(microchipKey) { throw .microchipTaken }
-        let id = UUID().uuidString.lowercased()
+        // strict profile checks and claims atomically. (The race defects check first in both.)
+        let racesOnMicrochip = behaviour.has(.concurrencyDuplicateMicrochipBoth201) || behaviour.has(.concurrencyLostInsert)
+        if profile == .production || racesOnMicrochip, let microchipKey, store.isMicrochipTaken(microchipKey) { throw .microchipTaken }
+        let id = behaviour.has(.sequenceIdsReusedAfterDelete) ? store.reusableId ?? UUID().uuidString.lowercased() : UUID().uuidString.lowercased()
         let password = String(UInt32.random(in: 100_000...999_999))
         let timestamp = JavaScript.isoString(milliseconds: now)
         let representation = representation(of: object, id: id, timestamp: timestamp)
-        let stored = store.insert(microchipKey: microchipKey) { sequence in
+        let make = { (sequence: Int) in
             StoredAnnouncement(id: id, sequence: sequence, representation: representation,
                                password: SaltedPasswordHash(password: password), microchipKey: microchipKey, photo: nil)
+        }
+        let stored: StoredAnnouncement?
+        if behaviour.has(.concurrencyLostInsert) {
+            stored = store.insertRewritingSnapshot(after: MockDefect.raceWindow, make: make)
+        } else if behaviour.has(.concurrencyDuplicateMicrochipBoth201) && microchipKey != nil {
+            // The window between the check above and an insert without the unique index.
+            Thread.sleep(forTimeInterval: AnnouncementStore.seconds(MockDefect.raceWindow))
+            stored = store.insert(microchipKey: microchipKey, enforcingUniqueMicrochip: false, make: make)
+        } else {
+            stored = store.insert(microchipKey: microchipKey, make: make)
         }
         guard stored != nil else {
             throw profile == .production ? .internalFailure("UNIQUE constraint failed: announcements.microchipNumber") : .microchipTaken
@@ -317,18 +349,27 @@ public final class MockBackend: Sendable {
     private func uploadPhoto(_ request: HTTPRequest, id: String) throws(MockProblem) -> HTTPResponse {
         if behaviour.has(.photoFileBeforeAuth) { _ = try photoFile(of: request) }
         let password = try MockBackend.basicPassword(request.headers["Authorization"], lenientBase64: profile == .production)
-        let record = store.record(id: id)
+        var record = store.record(id: id)
+        var isTombstone = false
+        if record == nil, behaviour.has(.sequenceUploadAfterDelete201), let tombstone = store.tombstone(id: id) {
+            record = tombstone
+            isTombstone = true
+        }
         if behaviour.has(.photo403Before404), !(record?.password.matches(password) ?? false) { throw .wrongPassword }
         guard let record else { throw .photoAnnouncementNotFound(id: id) }
         guard record.password.matches(password) else { throw .wrongPassword }
         let (file, format) = try photoFile(of: request)
-        if behaviour.has(.photoSecondUploadIgnored) && record.photo != nil {
+        if behaviour.has(.photoSecondUploadIgnored) && record.photo != nil || isTombstone {
             return MockResponses.json(status: 201, .object(JSONObject()))
         }
         let urlFormat = behaviour.has(.photoURLDeclaredType) ? ImageFormat.declared(file.contentType) ?? format : format
-        let photo = StoredPhoto(format: format, bytes: Array(file.body))
+        var photo = StoredPhoto(format: format, bytes: Array(file.body))
+        if behaviour.has(.concurrencyUploadsCrossed) {
+            photo = StoredPhoto(format: format, bytes: store.stagedPhoto(photo, window: MockDefect.raceWindow).bytes)
+        }
         guard store.setPhoto(id: id, photo: photo, fileName: "\(id).\(urlFormat.fileExtension)", updatedAt: isoNow(),
-                             overwritingFile: !behaviour.has(.imagesStaleBytes))
+                             overwritingFile: !behaviour.has(.imagesStaleBytes),
+                             rehashingPassword: behaviour.has(.sequencePasswordRehashedOnUpload))
         else { throw .photoAnnouncementNotFound(id: id) }
         return MockResponses.json(status: 201, .object(JSONObject()))
     }
@@ -419,6 +460,13 @@ public final class MockBackend: Sendable {
             throw .announcementNotFound
         }
         var representation = record.representation
+        if behaviour.has(.sequenceDetailsCacheStaleAfterUpload) {
+            if let cached = store.cachedDetails(id: id) {
+                representation = cached
+            } else {
+                store.cacheDetails(representation, id: id)
+            }
+        }
         if behaviour.has(.detailsLeaksPassword) {
             representation["managementPassword"] = .string(record.password.digest.map { String(format: "%02x", $0) }.joined())
         }
@@ -441,14 +489,37 @@ public final class MockBackend: Sendable {
 
     private func list(_ request: HTTPRequest) throws(MockProblem) -> HTTPResponse {
         let filter = try LocationFilter(query: request.queryItems, behaviour: behaviour)
-        let announcements = store.announcements(includingPhotoless: behaviour.has(.listShowsPhotoless)).filter { record in
+        let query = String(request.target.drop { $0 != "?" })
+        if behaviour.has(.sequenceListCacheStale), let cached = store.cachedList(query: query) {
+            return listResponse(cached)
+        }
+        var announcements = store.announcements(
+            includingPhotoless: behaviour.has(.listShowsPhotoless), includingTombstones: behaviour.has(.sequenceSoftDeleteListed)
+        ).filter { record in
             guard let filter else { return true }
             guard let latitude = MockBackend.coordinate(record.representation["locationLatitude"]),
                   let longitude = MockBackend.coordinate(record.representation["locationLongitude"])
             else { return false }
             return filter.contains(latitude: latitude, longitude: longitude)
         }
-        return MockResponses.json(status: 200, .object(JSONObject([
+        if filter != nil && behaviour.has(.sequenceListBucket10) {
+            // A spatial index of cells of 0.01 degrees, each holding its first 10 entries.
+            var perCell: [String: Int] = [:]
+            announcements = announcements.filter { record in
+                let latitude = MockBackend.coordinate(record.representation["locationLatitude"]) ?? 0
+                let longitude = MockBackend.coordinate(record.representation["locationLongitude"]) ?? 0
+                let cell = "\(Int((latitude * 100).rounded(.down))),\(Int((longitude * 100).rounded(.down)))"
+                perCell[cell, default: 0] += 1
+                return perCell[cell]! <= 10
+            }
+        }
+        if behaviour.has(.sequenceListLimit20) { announcements = Array(announcements.prefix(20)) }
+        if behaviour.has(.sequenceListCacheStale) { store.cacheList(announcements, query: query) }
+        return listResponse(announcements)
+    }
+
+    private func listResponse(_ announcements: [StoredAnnouncement]) -> HTTPResponse {
+        MockResponses.json(status: 200, .object(JSONObject([
             (key: "data", value: .array(announcements.map { .object($0.representation) })),
         ])))
     }
@@ -478,7 +549,12 @@ public final class MockBackend: Sendable {
             throw .announcementNotFound
         }
         if !behaviour.has(.deleteKeepsAnnouncement) {
-            _ = store.remove(id: id, keepingFile: behaviour.has(.photoKeptAfterDelete))
+            var remnants: AnnouncementStore.Remnants = []
+            if behaviour.has(.photoKeptAfterDelete) { remnants.insert(.file) }
+            if behaviour.has(.sequenceMicrochipKeptAfterDelete) { remnants.insert(.microchip) }
+            if behaviour.has(.sequenceSoftDeleteListed) || behaviour.has(.sequenceUploadAfterDelete201) { remnants.insert(.tombstone) }
+            if behaviour.has(.sequenceIdsReusedAfterDelete) { remnants.insert(.reusableId) }
+            _ = store.remove(id: id, leaving: remnants)
         }
         return HTTPResponse(status: 204)
     }

@@ -139,6 +139,41 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     /// The unknown-key message loses its key (`is not a valid field`).
     case messagesUnknownKeyUnnamed = "messages-unknown-key-unnamed"
 
+    // MARK: Sequences (what only an order of requests shows)
+    /// A deleted announcement's microchip number stays taken: a later create with it answers 409.
+    case sequenceMicrochipKeptAfterDelete = "sequence-microchip-kept-after-delete"
+    /// Ids come from SQLite rowids without AUTOINCREMENT: after the newest announcement is
+    /// deleted, the next create answers its id again.
+    case sequenceIdsReusedAfterDelete = "sequence-ids-reused-after-delete"
+    /// Details are served from a cache that an upload does not invalidate (photoUrl stays old).
+    case sequenceDetailsCacheStaleAfterUpload = "sequence-details-cache-stale-after-upload"
+    /// List answers are cached per query and only a create invalidates them: an upload or a
+    /// delete is not seen until the next create.
+    case sequenceListCacheStale = "sequence-list-cache-stale"
+    /// A delete is a soft delete the list query forgets: deleted announcements stay listed.
+    case sequenceSoftDeleteListed = "sequence-soft-delete-listed"
+    /// An upload to a deleted announcement finds its soft-deleted row and answers 201.
+    case sequenceUploadAfterDelete201 = "sequence-upload-after-delete-201"
+    /// An upload saves the record again and hashes the stored hash once more: the management
+    /// password stops working after the first upload.
+    case sequencePasswordRehashedOnUpload = "sequence-password-rehashed-on-upload"
+    /// The list answers at most 20 announcements (a LIMIT left from paging), oldest first.
+    case sequenceListLimit20 = "sequence-list-limit-20"
+    /// The location filter reads a spatial index whose cells hold 10 entries: past 10 announcements
+    /// near one point, the rest are silently left out.
+    case sequenceListBucket10 = "sequence-list-bucket-10"
+
+    // MARK: Concurrency (what only requests at once show)
+    /// The microchip check and the insert are not atomic and the unique index is missing: two
+    /// concurrent creates with one new microchip number both answer 201.
+    case concurrencyDuplicateMicrochipBoth201 = "concurrency-duplicate-microchip-both-201"
+    /// Each create reads the whole store, adds its record and writes it back: of two concurrent
+    /// creates, one is answered 201 and lost.
+    case concurrencyLostInsert = "concurrency-lost-insert"
+    /// Uploads are staged in one shared temporary file: concurrent uploads to different
+    /// announcements store each other's bytes.
+    case concurrencyUploadsCrossed = "concurrency-uploads-crossed"
+
     /// The part of the contract a defect breaks.
     public enum Surface: String, Sendable, CaseIterable {
         /// `GET /api/v1/announcements` and its location filter.
@@ -157,7 +192,18 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case create
         /// The error envelope's messages.
         case messages
+        /// What holds across requests: a sequence of requests shows it, no single one does.
+        case sequences = "sequence"
+        /// Requests sent at once by several clients.
+        case concurrency
     }
+
+    /// Whether the defect has a race window: the mock sleeps ``raceWindow`` between a check and
+    /// the act that depends on it, so that concurrent requests reliably meet there.
+    public var hasRaceWindow: Bool { surface == .concurrency }
+
+    /// How long a request of a race defect waits between its check and its act.
+    public static let raceWindow: Duration = .milliseconds(30)
 
     /// The defect's name on the command line (`--break NAME`).
     public var name: String { rawValue }
@@ -187,6 +233,11 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
              .createBodyLimit500:
             .create
         case .messagesGeneric, .messagesZodDefaults, .messagesUnknownKeyUnnamed: .messages
+        case .sequenceMicrochipKeptAfterDelete, .sequenceIdsReusedAfterDelete, .sequenceDetailsCacheStaleAfterUpload,
+             .sequenceListCacheStale, .sequenceSoftDeleteListed, .sequenceUploadAfterDelete201,
+             .sequencePasswordRehashedOnUpload, .sequenceListLimit20, .sequenceListBucket10:
+            .sequences
+        case .concurrencyDuplicateMicrochipBoth201, .concurrencyLostInsert, .concurrencyUploadsCrossed: .concurrency
         }
     }
 
@@ -258,6 +309,18 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case .messagesGeneric: "production's error messages are replaced by generic ones"
         case .messagesZodDefaults: "zod's default messages replace production's own rule messages"
         case .messagesUnknownKeyUnnamed: "the unknown-key message loses its key: 'is not a valid field'"
+        case .sequenceMicrochipKeptAfterDelete: "a deleted announcement's microchip number stays taken (a later create with it answers 409)"
+        case .sequenceIdsReusedAfterDelete: "after the newest announcement is deleted, the next create answers its id again (rowid reuse)"
+        case .sequenceDetailsCacheStaleAfterUpload: "details come from a cache an upload does not invalidate (photoUrl stays old)"
+        case .sequenceListCacheStale: "list answers are cached per query and only a create invalidates them (uploads and deletes go unseen)"
+        case .sequenceSoftDeleteListed: "a delete is a soft delete the list forgets: deleted announcements stay listed"
+        case .sequenceUploadAfterDelete201: "an upload to a deleted announcement answers 201 instead of 404"
+        case .sequencePasswordRehashedOnUpload: "an upload hashes the stored password hash again: later uploads answer 403"
+        case .sequenceListLimit20: "the list answers at most 20 announcements (oldest first), silently"
+        case .sequenceListBucket10: "past 10 announcements near one point, a location query silently leaves the rest out"
+        case .concurrencyDuplicateMicrochipBoth201: "two concurrent creates with one new microchip number both answer 201"
+        case .concurrencyLostInsert: "of two concurrent creates, one answers 201 and is lost (read-modify-write of the store)"
+        case .concurrencyUploadsCrossed: "concurrent uploads to different announcements store each other's bytes"
         }
     }
 

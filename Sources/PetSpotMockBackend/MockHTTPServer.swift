@@ -29,6 +29,10 @@ public struct MockServerOptions: Sendable {
     public var idleTimeout: Double
     /// The backend defects to plant (see ``MockDefect``); none by default.
     public var defects: Set<MockDefect> = []
+    /// Whether the store starts with production's 8 sample announcements (``SampleRows``);
+    /// `false` by default (`petspot-contracts mock --profile production` turns it on, as
+    /// production reseeds them on every start).
+    public var sampleRows = false
 
     /// Options; defaults: 127.0.0.1, port 0, strict, no faults, the default admin token,
     /// 512 connections, headers within 10 s and requests within 30 s of their first byte, 30 s idle.
@@ -72,7 +76,7 @@ public final class MockHTTPServer: Sendable {
     /// - Parameter clock: the backend's clock (defaults to the system clock).
     public init(options: MockServerOptions, clock: @escaping @Sendable () -> Date = { Date() }) {
         let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults,
-                                  defects: options.defects, clock: clock)
+                                  defects: options.defects, clock: clock, sampleRows: options.sampleRows)
         self.backend = backend
         self.options = options
         let configuration = HTTPServer.Configuration(

@@ -54,6 +54,19 @@ struct MockCommand: RunnerCommand {
             }
             return .planted(defects)
         })
+    /// `--sample-rows yes|no`; absent: as the profile (production's store starts with them).
+    static let sampleRows = Option<Bool?>(
+        OptionSpec(
+            "--sample-rows", value: "yes|no", default: "yes with --profile production, no with strict",
+            help: "Start with production's 8 sample announcements (ids 1111...-8888..., one with microchip 123456789012345), as production reseeds them on every start."),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            guard let text = given.last else { return nil }
+            switch text.lowercased() {
+            case "yes": return true
+            case "no": return false
+            default: throw context.usage("invalid value '\(text)' for --sample-rows: expected yes or no")
+            }
+        })
     static let maxConnections = Option.int(
         "--max-connections", default: defaults.maxConnections, in: 1...maxConnectionsLimit,
         help: "Connections open at once (1-\(maxConnectionsLimit)); idle ones, then the slowest sender, make room for new clients.")
@@ -80,10 +93,11 @@ struct MockCommand: RunnerCommand {
             process runs out of file descriptors the mock closes an idle connection or pauses accepting (10-250 ms) and keeps \
             serving; it raises its soft open-file limit to fit --max-connections when the hard limit allows.
             """,
-        options: [host, port, profile, faults, adminToken, defects, maxConnections, headerTimeout, requestTimeout, idleTimeout],
+        options: [host, port, profile, sampleRows, faults, adminToken, defects, maxConnections, headerTimeout, requestTimeout, idleTimeout],
         examples: [
             "petspot-contracts mock --port 8080",
             "petspot-contracts mock --profile production --faults 503:0.1,seed=7",
+            "petspot-contracts mock --profile production --sample-rows no",
             "petspot-contracts mock --profile production --break delete-any-token-accepted --break echo-html-kept",
             "petspot-contracts mock --break list",
             "petspot-contracts mock --max-connections 64 --header-timeout 2 --request-timeout 10 --idle-timeout 5",
@@ -109,6 +123,7 @@ struct MockCommand: RunnerCommand {
             host: "127.0.0.1", port: resolved[Self.port], profile: resolved[Self.profile], faults: resolved[Self.faults],
             adminToken: resolved[Self.adminToken], requestTimeout: resolved[Self.requestTimeout], idleTimeout: resolved[Self.idleTimeout],
             maxConnections: resolved[Self.maxConnections], headerTimeout: resolved[Self.headerTimeout])
+        options.sampleRows = resolved[Self.sampleRows] ?? (options.profile == .production)
         switch resolved[Self.defects] {
         case .list:
             listsDefects = true

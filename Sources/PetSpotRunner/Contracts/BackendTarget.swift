@@ -46,6 +46,8 @@ package final class BackendTarget: Sendable {
 
     private struct Registry: Sendable {
         var created: [(id: String, microchip: String?)] = []
+        /// The ids of `created`, for lookups.
+        var createdIds: Set<String> = []
         var deleted: Set<String> = []
         var budgetNoted = false
         /// Management passwords of the run's announcements: masked in reports, replaced by
@@ -152,8 +154,15 @@ package final class BackendTarget: Sendable {
 
     /// Remembers an announcement created on the target, for cleanup.
     package func remember(_ id: String, microchip: String?) {
-        registry.withLock { $0.created.append((id, microchip)) }
+        registry.withLock { registry in
+            registry.created.append((id, microchip))
+            registry.createdIds.insert(id)
+        }
     }
+
+    /// Whether the run created the announcement `id` (rows it did not create, such as production's
+    /// sample rows or others' data on a staging backend, are checked only for what the apps decode).
+    package func didCreate(_ id: String) -> Bool { registry.withLock { $0.createdIds.contains(id) } }
 
     /// Marks an announcement as deleted by a contract.
     package func markDeleted(_ id: String) {

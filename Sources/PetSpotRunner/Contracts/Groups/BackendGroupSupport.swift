@@ -104,6 +104,43 @@ package func successObject(_ answer: Result<TransportResponse, TransportError>, 
     }
 }
 
+/// A list answer's body, judged as backend-contract.md says: the rows the run created must match
+/// `announcement.schema.json` exactly; the others (production's sample rows, whose ids are not UUID
+/// v4 and whose `updatedAt` is SQLite's `YYYY-MM-DD HH:MM:SS`, and others' data on a staging
+/// backend) only for what the apps decode: `id`, `createdAt` and `updatedAt` as strings.
+package enum ListAnswer {
+    /// The fields of a row the apps decode as plain strings.
+    package static let decodedStrings = ["id", "createdAt", "updatedAt"]
+
+    /// What is wrong with a 200 list body, or `nil`; `isOwn` tells the run's own ids.
+    package static func problem(_ body: JSONObject, schemas: ContractSchemas, isOwn: (String) -> Bool) -> String? {
+        guard let rows = body["data"]?.arrayValue else {
+            let violations = schemas.violations(of: .object(body), against: .listResponse)
+            return "body does not match list-response.schema.json: " + violations.prefix(3).joined(separator: "; ")
+        }
+        var own: [JSONValue] = []
+        for (index, row) in rows.enumerated() {
+            guard let object = row.objectValue else { return "data[\(index)] is not an object" }
+            if let id = object["id"]?.stringValue, isOwn(id) {
+                own.append(row)
+                continue
+            }
+            for key in decodedStrings where object[key]?.stringValue == nil {
+                return "data[\(index)], a row the run did not create, has \(object[key].map { "a \($0.typeName) " } ?? "no ")\(key)"
+                    + " (the apps decode id, createdAt and updatedAt as strings)"
+            }
+        }
+        var judged = body
+        judged["data"] = .array(own)
+        let violations = schemas.violations(of: .object(judged), against: .listResponse)
+        guard violations.isEmpty else {
+            return "body does not match list-response.schema.json (judging the \(own.count) row(s) the run created): "
+                + violations.prefix(3).joined(separator: "; ")
+        }
+        return nil
+    }
+}
+
 /// A contract's problem as an error value.
 package struct ProblemText: Error, Sendable, CustomStringConvertible {
     /// The sentence.
@@ -236,6 +273,32 @@ package struct KnownDefectSighting: Sendable {
     package var stillPresent: Bool
     /// The sane answer, for the notice when the defect is gone.
     package var saneAnswer: String
+    /// Whether the case is a catalog case marked `knownProductionDefect` (the notice then says to
+    /// update the catalog); `false` for a defect a group knows of itself (the list's rounding).
+    package var isCatalogCase = true
+}
+
+/// Production's known list defect (backend-contract.md): an announcement at exactly the query
+/// point can be missing, because SQLite's `acos` of an argument rounded just above 1 is NULL.
+package enum ExactPointListDefect {
+    /// The case id the report names.
+    package static let caseId = "list at an announcement's exact point"
+    /// What the defect is.
+    package static let defect = "an announcement at exactly the query point is missing from the list (production's acos argument rounds above 1, SQLite's acos is NULL)"
+    /// The sane answer.
+    package static let saneAnswer = "answer (the announcement listed)"
+
+    /// Whether production's formula puts the argument for the point itself above 1, so production
+    /// leaves an announcement there out of a list queried at that very point.
+    package static func isPredicted(latitude: Double, longitude: Double) -> Bool {
+        GreatCircle.productionAcosArgument(latitude, longitude, latitude, longitude) > 1
+    }
+
+    /// A sighting: the defect `stillPresent` (the announcement was missing) or gone (it was listed
+    /// where production's formula leaves it out).
+    package static func sighting(stillPresent: Bool) -> KnownDefectSighting {
+        KnownDefectSighting(caseId: caseId, defect: defect, stillPresent: stillPresent, saneAnswer: saneAnswer, isCatalogCase: false)
+    }
 }
 
 /// Small genuine images with a run-unique comment, so that two uploads of one type differ.
@@ -296,6 +359,16 @@ package enum GreatCircle {
         let dLat = (lat2 - lat1) * radians, dLng = (lng2 - lng1) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLng / 2) * sin(dLng / 2)
         return earthRadiusKilometres * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    /// The argument of production's distance `6371 * acos(cos(radians(lat)) * cos(radians(latitude))
+    /// * cos(radians(longitude) - radians(lng)) + sin(radians(lat)) * sin(radians(latitude)))`,
+    /// evaluated in that order with SQLite's `radians(x) = x * (π / 180)`, from the query point
+    /// (`lat`, `lng`). Above 1, SQLite's `acos` is NULL (lat 82, lng 132.519926 to itself:
+    /// 1.0000000000000002).
+    package static func productionAcosArgument(_ lat: Double, _ lng: Double, _ latitude: Double, _ longitude: Double) -> Double {
+        func radians(_ degrees: Double) -> Double { degrees * (Double.pi / 180) }
+        return cos(radians(lat)) * cos(radians(latitude)) * cos(radians(longitude) - radians(lng)) + sin(radians(lat)) * sin(radians(latitude))
     }
 
     /// The point `kilometres` from (`lat`, `lng`) along `bearing` degrees, rounded to 6 decimals.

@@ -50,6 +50,7 @@ package enum ContractRegistry {
         PhotoContracts(),
         AdminDeleteContracts(),
         MessagesContracts(),
+        SequenceContracts(),
         // Last: it also reports what every answer of the run shared (CORS, Content-Type).
         RoutingContracts(),
     ]

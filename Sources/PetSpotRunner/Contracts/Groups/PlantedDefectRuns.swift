@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotContractKit
+import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 
@@ -25,6 +26,8 @@ package enum PlantedDefectRuns {
         package let failedContracts: Set<String>
         /// Requests the run sent (cleanup excepted).
         package let requestsSent: Int
+        /// The operations of each failing sequence the stateful group shows (shrunk when it was).
+        package let sequenceOperations: [Int]
 
         /// Whether a group of the defect's surface failed.
         package var caught: Bool { !failedGroups.isDisjoint(with: PlantedDefectRuns.catchingGroups(defect.surface)) }
@@ -38,21 +41,38 @@ package enum PlantedDefectRuns {
     }
 
     /// `run`'s backend groups against an in-process mock of `profile` with `defects` planted,
-    /// its clock two days ahead (every date a user may pick today is in its past).
-    package static func run(_ defects: Set<MockDefect>, profile: BackendProfile) async throws -> (report: ContractReport, requestsSent: Int) {
-        let backend = MockBackend(profile: profile, defects: defects, clock: { Date().addingTimeInterval(2 * 86_400) })
+    /// its clock two days ahead (every date a user may pick today is in its past); in the
+    /// production profile its store starts with production's sample rows, as production's does,
+    /// so every run also shows that rows the run did not create raise no false alarm.
+    /// - Parameter skippingGroups: groups not to run (the tests skip the stateful group for
+    ///   defects it does not concern: it is the slowest).
+    package static func run(
+        _ defects: Set<MockDefect>, profile: BackendProfile, seed: UInt64 = 1, skippingGroups: Set<String> = []
+    ) async throws -> (report: ContractReport, requestsSent: Int) {
+        let backend = MockBackend(
+            profile: profile, defects: defects, clock: { Date().addingTimeInterval(2 * 86_400) }, sampleRows: profile == .production)
         return try await BackendContractRun.report(
-            transport: InProcessTransport(backend: backend), profile: profile, adminToken: backend.adminToken)
+            transport: InProcessTransport(backend: backend), profile: profile, adminToken: backend.adminToken, seed: seed,
+            skippingGroups: skippingGroups)
     }
 
     /// The outcome of one planted defect.
-    package static func outcome(_ defect: MockDefect, profile: BackendProfile) async throws -> Outcome {
-        let (report, sent) = try await run([defect], profile: profile)
+    package static func outcome(
+        _ defect: MockDefect, profile: BackendProfile, seed: UInt64 = 1, skippingGroups: Set<String> = []
+    ) async throws -> Outcome {
+        let (report, sent) = try await run([defect], profile: profile, seed: seed, skippingGroups: skippingGroups)
         let failed = report.groups.flatMap { group in
             group.contracts.filter { $0.status == .failed }.map { "\(group.name): \($0.name)" }
         }
+        let sequences = report.groups.filter { $0.name == SequenceContracts().name }.flatMap(\.contracts).flatMap(\.failures)
         return Outcome(
             defect: defect, profile: profile, failedGroups: BackendContractRun.failedGroups(report), failedContracts: Set(failed),
-            requestsSent: sent)
+            requestsSent: sent, sequenceOperations: sequences.map { operationCount($0.shrunkInput ?? $0.originalInput) })
+    }
+
+    /// The operations of a sequence as the report shows it (`{"steps": [...], "clients": [[...]]}`).
+    package static func operationCount(_ program: JSONValue?) -> Int {
+        let steps = program?["steps"]?.arrayValue?.count ?? 0
+        return steps + (program?["clients"]?.arrayValue ?? []).reduce(0) { $0 + ($1.arrayValue?.count ?? 0) }
     }
 }

@@ -1,0 +1,336 @@
+import Foundation
+import PetSpotConcurrency
+import PetSpotJSON
+import PetSpotPropertyEngine
+
+/// Explores programs with the package's engine and shrinks each distinct failure, within two
+/// request allowances (exploring, shrinking); synchronous, so run it on a thread of its own
+/// (``runOnDedicatedThread(_:)``): each program's requests are sent from an async task and
+/// waited for (``Bridge``).
+///
+/// **Exploring.** Rounds of one property over ``SequencePlan/programs()``, each from its own
+/// seed (the run's, mixed with the round), ``programsPerRound`` programs a round so that
+/// programs grow from a few operations to a dozen within a round. A failing program whose
+/// contract already failed is counted, not shown again; a new one ends the round and is shrunk.
+///
+/// **Shrinking.** ``ProgramShrinker`` shrinks the failing program on its operations, as
+/// quickcheck-state-machine shrinks a command list: it removes operations one at a time (a
+/// removal that leaves later operations without their announcement drops them too), lowers a
+/// fill's count and simplifies what remains, keeping each candidate that breaks the same
+/// contract. Every candidate is sent to the backend, so this costs requests the engine's
+/// shrinking on choice sequences would spend many more of (it reinterprets later draws when an
+/// earlier one goes, and most such candidates pass). The shrinking allowance ends it early (the
+/// report says so).
+final class SequenceExplorer: Sendable {
+    /// Requests each phase may send.
+    struct Allowance: Sendable {
+        var exploring: Int
+        var shrinking: Int
+    }
+
+    /// A failure, shrunk.
+    struct Found: Sendable {
+        var failure: ProgramFailure
+        var original: SequenceProgram
+        var shrunk: SequenceProgram
+        /// The program's position among those explored.
+        var programNumber: Int
+        var shrinkSteps: Int
+        var replays: Int
+        /// Why shrinking stopped, when not at a minimum.
+        var shrinkNote: String?
+    }
+
+    /// What the exploration found.
+    struct Outcome: Sendable {
+        var found: [Found] = []
+        /// Programs explored (shrinking replays excepted), and of them with parallel branches and
+        /// with many announcements near one point.
+        var programs = 0, concurrentPrograms = 0, scalePrograms = 0, operations = 0
+        var longestProgram = 0
+        /// Programs that exercised each contract and kept it, and that broke it.
+        var passes: [SequenceContract: Int] = [:]
+        var failing: [SequenceContract: Int] = [:]
+        /// Requests sent exploring and shrinking.
+        var exploringRequests = 0, shrinkingRequests = 0
+        /// Whether the run's budget refused a program (or the run was interrupted).
+        var refused = false
+    }
+
+    private struct State: Sendable {
+        var outcome = Outcome()
+        /// The failure of the program that ended the round.
+        var found: (program: SequenceProgram, failure: ProgramFailure, number: Int)?
+
+        /// Counts an explored program.
+        mutating func count(_ program: SequenceProgram) {
+            outcome.programs += 1
+            outcome.operations += program.operationCount
+            outcome.longestProgram = max(outcome.longestProgram, program.operationCount)
+            if program.isConcurrent { outcome.concurrentPrograms += 1 }
+            if program.isScale { outcome.scalePrograms += 1 }
+        }
+    }
+
+    private struct SequenceFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs programs.
+    let executor: SequenceExecutor
+    /// The seed of the first round.
+    let seed: UInt64
+    /// Requests per phase.
+    let allowance: Allowance
+    /// Distinct failures shrunk and shown at most.
+    let maxFailures: Int
+    private let state = Locked(State())
+
+    /// Programs per round of the property (sizes grow over a round).
+    static let programsPerRound = 25
+
+    init(executor: SequenceExecutor, seed: UInt64, allowance: Allowance, maxFailures: Int = 3) {
+        self.executor = executor
+        self.seed = seed
+        self.allowance = allowance
+        self.maxFailures = maxFailures
+    }
+
+    /// Explores until the exploring allowance is spent, the budget refuses, or `maxFailures`
+    /// distinct failures are found.
+    func run() -> Outcome {
+        var round: UInt64 = 0
+        while round < 40 {
+            let stop = StopSignal()
+            let property = Property("sequences", SequencePlan.programs(), verifying: { program in try self.explore(program, stop: stop) })
+            var configuration = PropertyConfiguration(
+                cases: Self.programsPerRound, seed: seed &+ round &* 0x9E37_79B9_7F4A_7C15, maxSize: 100, shrinks: false,
+                readsEnvironment: false)
+            configuration.stopSignal = stop
+            let result = property.check(configuration)
+            if let found = state.withLock({ state -> (program: SequenceProgram, failure: ProgramFailure, number: Int)? in
+                defer { state.found = nil }
+                return state.found
+            }) {
+                shrink(found.program, failure: found.failure, number: found.number)
+            }
+            let (outcome, spent) = state.withLock { ($0.outcome, $0.outcome.exploringRequests) }
+            if outcome.refused || outcome.found.count >= maxFailures || spent >= allowance.exploring - 8 { break }
+            if case .stopped = result { break }
+            round += 1
+        }
+        return state.withLock { $0.outcome }
+    }
+
+    /// Requests a program may need: its own, and as many again when a concurrent failure is run
+    /// once more one operation after another (``SequenceExecutor/run(_:classifying:)``).
+    static func cost(_ program: SequenceProgram, classifying: Bool = true) -> Int {
+        program.requestCost * (program.isConcurrent && classifying ? 2 : 1)
+    }
+
+    /// The property's body: runs `program`, counts what it exercised, and fails (ending the
+    /// round) when it breaks a contract no earlier program broke.
+    private func explore(_ program: SequenceProgram, stop: StopSignal) throws {
+        let left = state.withLock { allowance.exploring - $0.outcome.exploringRequests }
+        guard Self.cost(program) <= left else {
+            stop.stop()
+            return
+        }
+        let executor = self.executor
+        let outcome = Bridge.wait { await executor.run(program) }
+        let failed = state.withLock { state -> SequenceFailed? in
+            state.outcome.exploringRequests += outcome.requests
+            switch outcome {
+            case .refused:
+                state.outcome.refused = true
+                stop.stop()
+            case .passed(let exercised, _):
+                state.count(program)
+                for contract in exercised { state.outcome.passes[contract, default: 0] += 1 }
+            case .failed(let failure, _):
+                state.count(program)
+                state.outcome.failing[failure.contract, default: 0] += 1
+                guard !state.outcome.found.contains(where: { $0.failure.contract == failure.contract }) else { return nil }
+                state.found = (program, failure, state.outcome.programs)
+                return SequenceFailed(description: failure.message)
+            }
+            return nil
+        }
+        if let failed { throw failed }
+    }
+
+    /// Shrinks a failure within what is left of the shrinking allowance, and records it.
+    private func shrink(_ program: SequenceProgram, failure: ProgramFailure, number: Int) {
+        let executor = self.executor
+        let contract = failure.contract
+        // Shrinking a concurrency failure keeps concurrent candidates concurrent failures without
+        // running them again one after another (which only tells what kind of failure it is).
+        let classifying = contract != .concurrent
+        let shrinker = ProgramShrinker(contract: contract) { candidate in
+            let left = self.state.withLock { self.allowance.shrinking - $0.outcome.shrinkingRequests }
+            guard Self.cost(candidate, classifying: classifying) <= left else { return .spent }
+            var outcome = Bridge.wait { await executor.run(candidate, classifying: classifying) }
+            // A race may not show on one run: a concurrent candidate that passed runs once more.
+            if candidate.isConcurrent, case .passed(_, let first) = outcome, Self.cost(candidate, classifying: classifying) <= left - first {
+                outcome = Bridge.wait { await executor.run(candidate, classifying: classifying) }.adding(requests: first)
+            }
+            self.state.withLock { $0.outcome.shrinkingRequests += outcome.requests }
+            switch outcome {
+            case .failed(let failure, _) where failure.contract == contract: return .failed(failure)
+            case .refused: return .spent
+            default: return .passed
+            }
+        }
+        let result = shrinker.shrink(program, failure: failure)
+        let note: String? = result.spent
+            ? "shrinking stopped when its allowance of \(allowance.shrinking) requests was spent; a smaller sequence may fail too" : nil
+        state.withLock { state in
+            state.outcome.found.append(Found(
+                failure: result.failure, original: program, shrunk: result.program, programNumber: number, shrinkSteps: result.steps,
+                replays: result.replays, shrinkNote: note))
+        }
+    }
+}
+
+/// Shrinks a failing program on its operations (quickcheck-state-machine's way with a command
+/// list): greedy, a candidate at a time, keeping the first that still breaks the contract and
+/// starting over from it, until no candidate does (the program is then 1-minimal: no single
+/// operation can go) or the allowance is spent. Candidates, in order: cut everything after the
+/// failing step; drop a client's branch (three or more); remove one operation, the last first,
+/// leaving out what then names an announcement no create made; halve a fill or take one
+/// announcement off it; send a create without its microchip number; list around the centre
+/// instead of unfiltered. A candidate already tried is not run again.
+struct ProgramShrinker {
+    /// What running a candidate came to.
+    enum Attempt {
+        /// It broke the same contract.
+        case failed(ProgramFailure)
+        /// It did not.
+        case passed
+        /// The allowance is spent: shrinking stops.
+        case spent
+    }
+
+    /// The contract a candidate must break.
+    let contract: SequenceContract
+    /// Runs a candidate.
+    let attempt: (SequenceProgram) -> Attempt
+
+    /// The shrunk program, its failure, the candidates kept and run, and whether the allowance ended it.
+    func shrink(_ program: SequenceProgram, failure: ProgramFailure) -> (
+        program: SequenceProgram, failure: ProgramFailure, steps: Int, replays: Int, spent: Bool
+    ) {
+        var best = program, bestFailure = failure
+        var tried: Set<SequenceProgram> = [program]
+        var steps = 0, replays = 0
+        var improved = true
+        while improved {
+            improved = false
+            for candidate in candidates(best, failure: bestFailure) where tried.insert(candidate).inserted {
+                replays += 1
+                switch attempt(candidate) {
+                case .failed(let failure):
+                    best = candidate
+                    bestFailure = failure
+                    steps += 1
+                    improved = true
+                case .passed:
+                    continue
+                case .spent:
+                    return (best, bestFailure, steps, replays, true)
+                }
+                break
+            }
+        }
+        return (best, bestFailure, steps, replays, false)
+    }
+
+    /// The candidates smaller or simpler than `program`, most promising first.
+    func candidates(_ program: SequenceProgram, failure: ProgramFailure) -> [SequenceProgram] {
+        var candidates: [SequenceProgram] = []
+        func add(_ candidate: SequenceProgram) {
+            let normalized = candidate.normalized()
+            if normalized != program && !normalized.operations.isEmpty && !candidates.contains(normalized) { candidates.append(normalized) }
+        }
+        // Nothing after a failing step of the prefix matters.
+        // (A failure that is not concurrent ran the operations one after another, lanes included.)
+        if !failure.concurrent, failure.failingIndex + 1 < program.operationCount {
+            add(SequenceProgram(prefix: Array(program.operations.prefix(failure.failingIndex + 1)), lanes: []))
+        }
+        if program.lanes.count > 2 {
+            for lane in program.lanes.indices.reversed() {
+                var lanes = program.lanes
+                lanes.remove(at: lane)
+                add(SequenceProgram(prefix: program.prefix, lanes: lanes))
+            }
+        }
+        // One operation less, the last first.
+        for lane in program.lanes.indices.reversed() {
+            for index in program.lanes[lane].indices.reversed() {
+                var lanes = program.lanes
+                lanes[lane].remove(at: index)
+                add(SequenceProgram(prefix: program.prefix, lanes: lanes.filter { !$0.isEmpty }))
+            }
+        }
+        for index in program.prefix.indices.reversed() {
+            var prefix = program.prefix
+            prefix.remove(at: index)
+            add(SequenceProgram(prefix: prefix, lanes: program.lanes))
+        }
+        // Simpler operations.
+        func simplified(_ transform: (SequenceOperation) -> SequenceOperation?) {
+            for lane in -1..<program.lanes.count {
+                let operations = lane < 0 ? program.prefix : program.lanes[lane]
+                for index in operations.indices {
+                    guard let simpler = transform(operations[index]) else { continue }
+                    var copy = program
+                    if lane < 0 { copy.prefix[index] = simpler } else { copy.lanes[lane][index] = simpler }
+                    add(copy)
+                }
+            }
+        }
+        simplified { if case .fill(let count) = $0, count > 1 { return .fill(count: max(1, count / 2)) } else { return nil } }
+        simplified { if case .fill(let count) = $0, count > 1 { return .fill(count: count - 1) } else { return nil } }
+        simplified { if case .create(let slot, .chip) = $0 { return .create(slot: slot, chip: .none) } else { return nil } }
+        simplified { if case .list(near: false) = $0 { return .list(near: true) } else { return nil } }
+        return candidates
+    }
+}
+
+extension ProgramOutcome {
+    /// Whether the budget refused the program.
+    var isRefused: Bool {
+        if case .refused = self { return true }
+        return false
+    }
+
+    /// The same outcome with `requests` more requests counted.
+    func adding(requests more: Int) -> ProgramOutcome {
+        switch self {
+        case .passed(let exercised, let requests): .passed(exercised: exercised, requests: requests + more)
+        case .failed(let failure, let requests): .failed(failure, requests: requests + more)
+        case .refused: .refused
+        }
+    }
+}
+
+/// Waits on a plain thread for async work: the engine's property bodies are synchronous, the
+/// requests they send are not.
+enum Bridge {
+    /// Runs `work` in a task and blocks the calling thread (never a thread of Swift's cooperative
+    /// pool: call it from ``runOnDedicatedThread(_:)``) until it returns.
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let result = Locked<T?>(nil)
+        Task.detached {
+            let value = await work()
+            result.withLock { $0 = value }
+        }
+        // Waits in slices: a far deadline such as `Date.distantFuture` traps in
+        // NSCondition.wait(until:) on Linux.
+        while true {
+            if let value = result.withLock(waitingUntil: Date().addingTimeInterval(60), for: { $0 != nil }, { value, _ in value }) {
+                return value
+            }
+        }
+    }
+}

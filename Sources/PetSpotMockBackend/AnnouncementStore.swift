@@ -79,15 +79,20 @@ final class AnnouncementStore: Sendable {
 
     /// Inserts the record built by `make` as a store kept in one file does when two writers
     /// race (a planted defect): reads every record, waits `window`, then writes back what it read
-    /// plus the new record, losing whatever was written meanwhile. No microchip check.
-    func insertRewritingSnapshot(after window: Duration, make: (Int) -> StoredAnnouncement) -> StoredAnnouncement {
+    /// plus the new record, losing whatever was written meanwhile. The microchip number is
+    /// checked at the write, against what the file holds then (a unique index).
+    /// - Returns: the stored record, or `nil` on a microchip conflict (nothing written).
+    func insertRewritingSnapshot(
+        after window: Duration, microchipKey: String?, make: (Int) -> StoredAnnouncement
+    ) -> StoredAnnouncement? {
         let (snapshot, sequence) = state.withLock { state -> ([String: StoredAnnouncement], Int) in
             defer { state.nextSequence += 1 }
             return (state.records, state.nextSequence)
         }
         Thread.sleep(forTimeInterval: AnnouncementStore.seconds(window))
         let record = make(sequence)
-        state.withLock { state in
+        return state.withLock { state -> StoredAnnouncement? in
+            if let microchipKey, state.microchipOwners[microchipKey] != nil { return nil }
             state.records = snapshot
             state.records[record.id] = record
             state.microchipOwners = [:]
@@ -95,8 +100,8 @@ final class AnnouncementStore: Sendable {
                 if let key = kept.microchipKey { state.microchipOwners[key] = kept.id }
             }
             state.createVersion += 1
+            return record
         }
-        return record
     }
 
     /// Seeds records and their `/images` files (production's sample rows), before any request.

@@ -276,8 +276,8 @@ public final class MockBackend: Sendable {
         }
         // Production checks for a duplicate first and inserts later: two concurrent creates can
         // both pass the check, and the unique index then fails the later insert with a 500. The
-        // strict profile checks and claims atomically. (The race defects check first in both.)
-        let racesOnMicrochip = behaviour.has(.concurrencyDuplicateMicrochipBoth201) || behaviour.has(.concurrencyLostInsert)
+        // strict profile checks and claims atomically. (The duplicate-microchip race checks first in both.)
+        let racesOnMicrochip = behaviour.has(.concurrencyDuplicateMicrochipBoth201)
         if profile == .production || racesOnMicrochip, let microchipKey, store.isMicrochipTaken(microchipKey) { throw .microchipTaken }
         let id = behaviour.has(.sequenceIdsReusedAfterDelete) ? store.reusableId ?? UUID().uuidString.lowercased() : UUID().uuidString.lowercased()
         let password = String(UInt32.random(in: 100_000...999_999))
@@ -289,7 +289,7 @@ public final class MockBackend: Sendable {
         }
         let stored: StoredAnnouncement?
         if behaviour.has(.concurrencyLostInsert) {
-            stored = store.insertRewritingSnapshot(after: MockDefect.raceWindow, make: make)
+            stored = store.insertRewritingSnapshot(after: MockDefect.raceWindow, microchipKey: microchipKey, make: make)
         } else if behaviour.has(.concurrencyDuplicateMicrochipBoth201) && microchipKey != nil {
             // The window between the check above and an insert without the unique index.
             Thread.sleep(forTimeInterval: AnnouncementStore.seconds(MockDefect.raceWindow))

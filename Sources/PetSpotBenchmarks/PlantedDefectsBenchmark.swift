@@ -41,6 +41,58 @@ extension Benchmarks {
         emit(BenchmarkFigure("planted backend defects caught", "\(results.count - missed.count)/\(pairs.count)", ""))
         emit(BenchmarkFigure("planted_defects_max_requests_per_run", String(results.map(\.requestsSent).max() ?? 0), "requests"))
         emit(BenchmarkFigure("planted_defects_time", format(seconds, decimals: 1), "s"))
+        sequenceDefects(seeds: max(1, Int(ProcessInfo.processInfo.environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 1), emit: emit)
+    }
+
+    /// The most operations a shrunk failing sequence may have for its defect to count as caught.
+    static let maxShrunkOperations = 6
+
+    /// The sequence and concurrency defects over `seeds` seeds each (`PETSPOT_BENCH_SEEDS`),
+    /// in each profile: caught by the stateful group with a failing sequence shrunk to at most
+    /// ``maxShrunkOperations`` operations in every run, and the most operations seen.
+    static func sequenceDefects(seeds: Int, emit: (BenchmarkFigure) -> Void) {
+        let pairs = PlantedDefectRuns.pairs.filter { [.sequences, .concurrency].contains($0.0.surface) }
+        let runs = pairs.flatMap { pair in (1...seeds).map { RunBox(defect: pair.0, profile: pair.1, seed: UInt64($0)) } }
+        let outcomes = Locked<[(RunBox, PlantedDefectRuns.Outcome)]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let started = DispatchTime.now().uptimeNanoseconds
+        Task {
+            await forEachConcurrently(runs, limit: 2) { run in
+                if let outcome = try? await PlantedDefectRuns.outcome(run.defect, profile: run.profile, seed: run.seed) {
+                    outcomes.withLock { $0.append((run, outcome)) }
+                }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let results = outcomes.withLock { $0 }
+        func good(_ outcome: PlantedDefectRuns.Outcome) -> Bool {
+            outcome.caught && !outcome.sequenceOperations.isEmpty && outcome.sequenceOperations.min()! <= maxShrunkOperations
+        }
+        for pair in pairs {
+            let mine = results.filter { $0.0.defect == pair.0 && $0.0.profile == pair.1 }
+            let caught = mine.filter { good($0.1) }
+            let longest = mine.compactMap { $0.1.sequenceOperations.min() }.max() ?? 0
+            let failedSeeds = mine.filter { !good($0.1) }.map { String($0.0.seed) }
+            emit(BenchmarkFigure(
+                "sequence_defect_\(pair.0.name)_\(pair.1.rawValue)", "\(caught.count)/\(seeds)",
+                "seeds; shrunk to at most \(longest) operations" + (failedSeeds.isEmpty ? "" : "; missed with seeds \(failedSeeds.joined(separator: ","))")))
+        }
+        let caught = results.filter { good($0.1) }.count
+        let longest = results.compactMap { $0.1.sequenceOperations.min() }.max() ?? 0
+        emit(BenchmarkFigure(
+            "sequence and concurrency defects caught", "\(caught)/\(runs.count)",
+            "runs (\(pairs.count) defect-profile pairs x \(seeds) seeds), each with a sequence of at most \(maxShrunkOperations) operations; longest \(longest)"))
+        emit(BenchmarkFigure("sequence_defects_max_requests_per_run", String(results.map(\.1.requestsSent).max() ?? 0), "requests"))
+        emit(BenchmarkFigure("sequence_defects_time", format(seconds, decimals: 1), "s"))
+    }
+
+    /// One run of the sequence benchmark handed to a task.
+    private struct RunBox: Sendable {
+        let defect: MockDefect
+        let profile: BackendProfile
+        let seed: UInt64
     }
 
     /// A (defect, profile) pair handed to a task.

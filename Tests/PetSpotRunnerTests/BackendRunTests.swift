@@ -51,9 +51,12 @@ let serverClockAhead: @Sendable () -> Date = { Date().addingTimeInterval(2 * 86_
 
 @Suite("backend contracts", .serialized)
 struct BackendRunTests {
-    @Test("run passes against the HTTP mock on loopback, both profiles, and cleans up", arguments: BackendProfile.allCases)
+    @Test("run passes against the HTTP mock on loopback, both profiles (production with its sample rows), and cleans up", arguments: BackendProfile.allCases)
     func runOverHTTP(profile: BackendProfile) async throws {
-        let server = MockHTTPServer(options: MockServerOptions(port: 0, profile: profile), clock: serverClockAhead)
+        // As `petspot-contracts mock` serves them: production's store starts with its sample rows.
+        var options = MockServerOptions(port: 0, profile: profile)
+        options.sampleRows = profile == .production
+        let server = MockHTTPServer(options: options, clock: serverClockAhead)
         let port = try server.start()
         defer { server.stop() }
         let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString).json").path
@@ -70,7 +73,7 @@ struct BackendRunTests {
         let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
         #expect(failedContracts(report).isEmpty)
         #expect(report["leftovers"]?.arrayValue?.isEmpty == true)
-        #expect(server.backend.storedAnnouncementCount == 0, "everything created was deleted")
+        #expect(server.backend.storedAnnouncementIdentifiers == (profile == .production ? SampleRows.ids : []), "everything created was deleted")
         #expect(!result.out.contains(MockBackend.defaultAdminToken))
         // The deliberately wrong credentials the run sends are masked, never the tool's own name.
         #expect(report["replay"]?.stringValue?.hasPrefix("petspot-contracts run ") == true, "\(String(describing: report["replay"]))")

@@ -24,6 +24,9 @@ struct ProgramFailure: Sendable {
     var failingIndex: Int
     /// Whether the steps ran from several clients at once.
     var concurrent: Bool
+    /// Whether a request got no answer at all (the target is gone or too slow): no shrinking, and
+    /// no more programs.
+    var noAnswer = false
 }
 
 /// What came of running one program.
@@ -150,6 +153,15 @@ struct SequenceExecutor: Sendable {
             }
             executed.append(step)
             if let learned, let slot = operation.slot { credentials[slot] = learned }
+            if let silent = step.exchanges.first(where: { if case .failure = $0.response { return true } else { return false } }) {
+                let action = program.text(of: operation)
+                shown.append(ShownStep(lane: nil, action: action, outcome: SequenceOracle.short(silent.response), exchange: silent))
+                var failure = ProgramFailure(
+                    contract: .visible, message: "step \(shown.count): \(action) got \(SequenceOracle.short(silent.response))",
+                    expected: "an answer", steps: shown, failingIndex: shown.count - 1, concurrent: false)
+                failure.noAnswer = true
+                return await finish { .failed(failure, requests: $0) }
+            }
             switch oracle.check(step, number: shown.count + 1, in: model, concurrent: false) {
             case .success(let accepted):
                 model = accepted.model
@@ -195,6 +207,17 @@ struct SequenceExecutor: Sendable {
             return .refused
         }
         executed += branches.flatMap { $0 }
+        for step in branches.flatMap({ $0 }) {
+            guard let silent = step.exchanges.first(where: { if case .failure = $0.response { return true } else { return false } }) else { continue }
+            let action = program.text(of: step.operation)
+            var failure = ProgramFailure(
+                contract: .visible, message: "\(action) (client \((step.lane ?? 0) + 1)) got \(SequenceOracle.short(silent.response))",
+                expected: "an answer",
+                steps: shown + [ShownStep(lane: step.lane, action: action, outcome: SequenceOracle.short(silent.response), exchange: silent)],
+                failingIndex: shown.count, concurrent: false)
+            failure.noAnswer = true
+            return await finish { .failed(failure, requests: $0) }
+        }
         switch Linearization.search(branches, from: model, firstNumber: shown.count + 1, oracle: oracle) {
         case .success(let order):
             exercised.insert(.concurrent)

@@ -55,6 +55,8 @@ final class SequenceExplorer: Sendable {
         var exploringRequests = 0, shrinkingRequests = 0
         /// Whether the run's budget refused a program (or the run was interrupted).
         var refused = false
+        /// Whether a request got no answer: exploring stops there.
+        var unanswered = false
     }
 
     private struct State: Sendable {
@@ -84,12 +86,15 @@ final class SequenceExplorer: Sendable {
     let allowance: Allowance
     /// Distinct failures shrunk and shown at most.
     let maxFailures: Int
+    /// Clients sending at once at most (`run --concurrency`).
+    let maxClients: Int
     private let state = Locked(State())
 
     /// Programs per round of the property (sizes grow over a round).
     static let programsPerRound = 25
 
-    init(executor: SequenceExecutor, seed: UInt64, allowance: Allowance, maxFailures: Int = 3) {
+    init(executor: SequenceExecutor, seed: UInt64, allowance: Allowance, maxFailures: Int = 3, maxClients: Int = 3) {
+        self.maxClients = maxClients
         self.executor = executor
         self.seed = seed
         self.allowance = allowance
@@ -102,7 +107,9 @@ final class SequenceExplorer: Sendable {
         var round: UInt64 = 0
         while round < 40 {
             let stop = StopSignal()
-            let property = Property("sequences", SequencePlan.programs(), verifying: { program in try self.explore(program, stop: stop) })
+            let filled = state.withLock { $0.outcome.scalePrograms > 0 }
+            let programs = SequencePlan.programs(maxClients: maxClients, withFill: !filled)
+            let property = Property("sequences", programs, verifying: { program in try self.explore(program, stop: stop) })
             var configuration = PropertyConfiguration(
                 cases: Self.programsPerRound, seed: seed &+ round &* 0x9E37_79B9_7F4A_7C15, maxSize: 100, shrinks: false,
                 readsEnvironment: false)
@@ -115,7 +122,7 @@ final class SequenceExplorer: Sendable {
                 shrink(found.program, failure: found.failure, number: found.number)
             }
             let (outcome, spent) = state.withLock { ($0.outcome, $0.outcome.exploringRequests) }
-            if outcome.refused || outcome.found.count >= maxFailures || spent >= allowance.exploring - 8 { break }
+            if outcome.refused || outcome.unanswered || outcome.found.count >= maxFailures || spent >= allowance.exploring - 8 { break }
             if case .stopped = result { break }
             round += 1
         }
@@ -147,6 +154,15 @@ final class SequenceExplorer: Sendable {
             case .passed(let exercised, _):
                 state.count(program)
                 for contract in exercised { state.outcome.passes[contract, default: 0] += 1 }
+            case .failed(let failure, _) where failure.noAnswer:
+                // The target stopped answering: shown as it is, nothing more sent.
+                state.count(program)
+                state.outcome.failing[failure.contract, default: 0] += 1
+                state.outcome.unanswered = true
+                state.outcome.found.append(Found(
+                    failure: failure, original: program, shrunk: program, programNumber: state.outcome.programs, shrinkSteps: 0, replays: 0,
+                    shrinkNote: "not shrunk: the target stopped answering"))
+                stop.stop()
             case .failed(let failure, _):
                 state.count(program)
                 state.outcome.failing[failure.contract, default: 0] += 1
@@ -176,6 +192,7 @@ final class SequenceExplorer: Sendable {
             }
             self.state.withLock { $0.outcome.shrinkingRequests += outcome.requests }
             switch outcome {
+            case .failed(let failure, _) where failure.noAnswer: return .spent
             case .failed(let failure, _) where failure.contract == contract: return .failed(failure)
             case .refused: return .spent
             default: return .passed

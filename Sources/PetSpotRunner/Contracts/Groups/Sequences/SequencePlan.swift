@@ -267,13 +267,13 @@ struct PlanWeights: Sendable {
     var maxSlots = 5
 
     /// A plain sequence.
-    static let sequential = PlanWeights(details: 3, maxSlots: 4)
+    static let sequential = PlanWeights(create: 2, details: 3, list: 3, maxSlots: 3)
     /// The prefix before parallel branches: mostly creates (and a photo) for the clients to share.
     static let parallelPrefix = PlanWeights(create: 8, upload: 2, details: 0, photo: 0, list: 0, delete: 1, noChip: 2, newChip: 3, usedChip: 0)
     /// The first operation of a client's branch: a create racing on a new chip, or an upload.
     static let laneOpening = PlanWeights(create: 5, upload: 6, details: 1, photo: 1, list: 1, delete: 1, noChip: 1, newChip: 4, usedChip: 0, maxSlots: 8)
     /// A branch opening with a create (clients racing on creates, one new microchip number).
-    static let laneOpeningCreate = PlanWeights(create: 1, upload: 0, details: 0, photo: 0, list: 0, delete: 0, noChip: 1, newChip: 3, usedChip: 0, maxSlots: 8)
+    static let laneOpeningCreate = PlanWeights(create: 1, upload: 0, details: 0, photo: 0, list: 0, delete: 0, noChip: 1, newChip: 1, usedChip: 0, maxSlots: 8)
     /// A branch opening with an upload (clients racing on uploads to their announcements).
     static let laneOpeningUpload = PlanWeights(create: 0, upload: 1, details: 0, photo: 0, list: 0, delete: 0, maxSlots: 8)
     /// The rest of a client's branch: mostly reads and writes of what it named first.
@@ -337,7 +337,7 @@ struct PlanMachine: StateMachine {
         }
         choices.append((weights.list, Gen.frequency([(2, Gen.constant(true)), (1, Gen.constant(false))]).map { SequenceOperation.list(near: $0) }))
         if state.afterWrite, let read = state.lastRead, state.allows(read), weights.details + weights.photo + weights.list > 0 {
-            choices.append((4, Gen.constant(read)))
+            choices.append((8, Gen.constant(read)))
         }
         if !state.filled && weights.fill > 0 {
             choices.append((weights.fill, SequencePlan.fillCount.map { SequenceOperation.fill(count: $0) }))
@@ -361,7 +361,8 @@ enum SequencePlan {
     /// What the clients of a concurrent program race on first.
     enum Race: Sendable { case anything, creates, uploads }
 
-    /// One client's branch from `state`: an opening operation (of the `race`), then up to two more.
+    /// One client's branch from `state`: an opening operation (of the `race`), then up to two
+    /// more (at least one after a racing create or upload).
     static func branch(from state: PlanState, race: Race) -> Gen<[SequenceOperation]> {
         let opening: PlanWeights = switch race {
         case .anything: .laneOpening
@@ -372,7 +373,9 @@ enum SequencePlan {
             var state = state
             let opening = try testCase.draw(PlanMachine(start: state, weights: opening).actions(for: state))
             state.apply(opening)
-            return [opening] + (try testCase.draw(PlanMachine(start: state, weights: .lane).actionSequences(steps: 0...2)))
+            // After a racing write, at least one more operation (a read shows what the race did).
+            let rest = race == .anything ? 0...2 : 1...2
+            return [opening] + (try testCase.draw(PlanMachine(start: state, weights: .lane).actionSequences(steps: rest)))
         }
     }
 
@@ -409,20 +412,27 @@ enum SequencePlan {
 
     /// The sizes at which a program fills many announcements near one point: the middle of a
     /// round (``SequenceExplorer/programsPerRound`` programs of sizes growing from 0 to 100), so
-    /// that every round has one such program and no more (each costs about 70 requests).
+    /// that a round has one such program and no more (each costs about 70 requests).
     static let scaleSizes = 48...52
 
     /// Programs: most a sequence of 1 to 14 operations (longer as the run goes on), about two in
     /// five with two or three clients at once after a short prefix, and at the sizes of
     /// ``scaleSizes`` a fill of many announcements near one point, a list around it, and up to
     /// four more operations.
-    static func programs() -> Gen<SequenceProgram> {
-        let kinds = Gen.frequency([(3, Gen.constant(Kind.sequential)), (2, Gen.constant(Kind.concurrent))])
-        let scale = Gen.frequency([(1, Gen.constant(Kind.sequential)), (1, Gen.constant(Kind.concurrent)), (1000, Gen.constant(Kind.scale))])
-        let laneCounts = Gen.frequency([(3, Gen.constant(2)), (1, Gen.constant(3))])
+    ///
+    /// - Parameters:
+    ///   - maxClients: clients at once at most (`run --concurrency`): 3 by default, and below 2
+    ///     no program has parallel branches.
+    ///   - withFill: whether the middle of the round fills many announcements (the explorer asks
+    ///     for it until one such program has run: one is enough, each costs about 70 requests).
+    static func programs(maxClients: Int = 3, withFill: Bool = true) -> Gen<SequenceProgram> {
+        let concurrent = maxClients >= 2 ? 2 : 0
+        let kinds = Gen.frequency([(3, Gen.constant(Kind.sequential)), (concurrent, Gen.constant(Kind.concurrent))])
+        let scale = Gen.frequency([(1, Gen.constant(Kind.sequential)), (concurrent > 0 ? 1 : 0, Gen.constant(Kind.concurrent)), (1000, Gen.constant(Kind.scale))])
+        let laneCounts = Gen.frequency([(3, Gen.constant(2)), (maxClients >= 3 ? 1 : 0, Gen.constant(3))])
         let races = Gen.frequency([(1, Gen.constant(Race.anything)), (2, Gen.constant(Race.creates)), (2, Gen.constant(Race.uploads))])
         return Gen { testCase in
-            switch try testCase.draw(scaleSizes.contains(testCase.size) ? scale : kinds) {
+            switch try testCase.draw(withFill && scaleSizes.contains(testCase.size) ? scale : kinds) {
             case .sequential:
                 let operations = try testCase.draw(PlanMachine(start: PlanState(), weights: .sequential).actionSequences(steps: 1...14))
                 return SequenceProgram(prefix: operations, lanes: [])

@@ -381,23 +381,24 @@ struct SequenceOracle: Sendable {
             missing.append("\(clusterMissing) of the \(model.cluster.count) announcements the fill in step \(model.fillSteps.first ?? 0) created")
         }
         if !missing.isEmpty {
-            // A list of many rows that leaves some of the run's out: a silent limit.
-            let contract: SequenceContract = rows.count >= Self.manyRows ? .scale : .visible
+            // A list that should hold many of the sequence's and leaves some out: a silent limit.
+            let contract: SequenceContract = shown.count + model.cluster.count >= Self.manyListed ? .scale : .visible
             return violation(
                 contract, "answered \(rows.count) row(s) and leaves out " + missing.joined(separator: ", "),
                 "200, \(rows.count) rows, \(missing.count == 1 && clusterMissing == 0 ? "one" : "some") of the sequence's missing")
         }
         var exercised: Set<SequenceContract> = [.visible]
         if ordered.contains(where: { !$0.value.isLive }) { exercised.insert(.deleted) }
-        if shown.count + model.cluster.count >= Self.manyRows { exercised.insert(.scale) }
+        if shown.count + model.cluster.count >= Self.manyListed { exercised.insert(.scale) }
         let names = shown.map { label($0.key) } + (model.cluster.isEmpty ? [] : ["the fill's \(model.cluster.count)"])
         return .success(Accepted(
             model: model, exercised: exercised, action: action,
             outcome: "200, lists " + (names.isEmpty ? "none of the sequence's" : names.joined(separator: ", ")) + " (\(rows.count) rows)"))
     }
 
-    /// Rows from which a list that leaves announcements out is judged a silent limit.
-    static let manyRows = 10
+    /// The sequence's announcements a list must hold from which one that leaves some out is
+    /// judged a silent limit.
+    static let manyListed = 10
 
     // MARK: Delete and fill
 

@@ -93,25 +93,60 @@ public final class AdapterOracle: FlowOracle, Sendable {
     }
 
     private func ask(_ question: String, id: Int, state: inout State) -> FlowExchange {
-        if state.restarts > Self.maxRestarts {
-            return FlowExchange(question: question, id: id, result: .failure(.gaveUp(restarts: Self.maxRestarts)), answerLine: nil)
+        let line: String
+        switch askLine(question, state: &state) {
+        case .failure(let error): return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
+        case .success(let answered): line = answered
         }
         do {
+            let answer = try AdapterAnswer(line: line, expectedId: id)
+            state.answered += 1
+            return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
+        } catch {
+            discardProcess(&state)
+            if state.firstFailure == nil { state.firstFailure = error }
+            return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
+        }
+    }
+
+    /// Writes `question` and reads one answer line, starting (or restarting) the adapter as
+    /// needed; a failure discards the process, so the next question starts a fresh one.
+    private func askLine(_ question: String, state: inout State) -> Result<String, AdapterProtocolError> {
+        if state.restarts > Self.maxRestarts { return .failure(.gaveUp(restarts: Self.maxRestarts)) }
+        do {
             let running = try startedProcess(&state)
-            let line = try running.ask(question, timeout: timeout)
-            do {
-                let answer = try AdapterAnswer(line: line, expectedId: id)
-                state.answered += 1
-                return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
-            } catch {
-                discardProcess(&state)
-                if state.firstFailure == nil { state.firstFailure = error }
-                return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
-            }
+            return .success(try running.ask(question, timeout: timeout))
         } catch {
             if state.firstFailure == nil { state.firstFailure = error }
             discardProcess(&state)
-            return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
+            return .failure(error)
+        }
+    }
+
+    /// Asks one question of protocol version 2 (a report's `submit`, `tryAgain` or `cancel`),
+    /// made by `question` from its id, and decodes the answer with `decode` (given the line and
+    /// the id). Ids continue the oracle's sequence; failures follow the same restart policy.
+    /// - Returns: the question line, the answer line if any, and the decoded answer or why there
+    ///   is none.
+    package func askSubmission<Answer>(
+        _ question: (Int) -> JSONValue, decode: (String, Int) throws(AdapterProtocolError) -> Answer
+    ) -> (question: String, answerLine: String?, answer: Result<Answer, AdapterProtocolError>) {
+        state.withLock { state in
+            let id = state.nextId
+            state.nextId += 1
+            let text = question(id).serialized()
+            switch askLine(text, state: &state) {
+            case .failure(let error): return (text, nil, .failure(error))
+            case .success(let line):
+                do throws(AdapterProtocolError) {
+                    let answer = try decode(line, id)
+                    state.answered += 1
+                    return (text, line, .success(answer))
+                } catch {
+                    discardProcess(&state)
+                    return (text, line, .failure(error))
+                }
+            }
         }
     }
 

@@ -24,6 +24,16 @@ struct CheckCommand: RunnerCommand {
     static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Distinct causes of failure shrunk and printed.")
     static let shrinkSeconds = Option.seconds(
         "--shrink-seconds", default: 5, in: 0...3600, help: "Time the shrinker may spend on one cause of failure.")
+    static let submissionScenarios = Option.int(
+        "--submission-scenarios", default: 40, in: 0...100_000,
+        help: "Reports submitted through the faulty network by the app's own submission code (0: none).", replay: .whenGiven)
+    static let submissionRule = Option<SubmissionRule>.choice(
+        "--submission-rule", value: "RULE", default: .spec,
+        help: "The Try Again rule the reference model follows: spec (report-flows.md: both requests again) or later (the later iteration's: only the failed upload).",
+        replay: .whenGiven)
+    static let submissionTimeout = Option.seconds(
+        "--submission-timeout", default: 0.5, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
+        replay: .whenGiven)
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
     static let spec = CommandSpec(
@@ -39,7 +49,8 @@ struct CheckCommand: RunnerCommand {
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
-        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds] + ReportOutputs.options + [noMock, CommonOptions.noProgress],
+        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout]
+            + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
             "petspot-contracts check --cases 1000 --seed 42 --junit build/contracts.xml",
@@ -57,6 +68,8 @@ struct CheckCommand: RunnerCommand {
     let outputs: ReportOutputs
     let showsProgress: Bool
     let usesMock: Bool
+    /// How the app's own submission is driven through the faulty network.
+    let submission: SubmissionSettings
     let arguments: [String]
     /// The command line that replays this run.
     let replayCommand: String
@@ -73,6 +86,9 @@ struct CheckCommand: RunnerCommand {
         outputs = try ReportOutputs(options)
         showsProgress = !options[CommonOptions.noProgress]
         usesMock = !options[Self.noMock]
+        submission = SubmissionSettings(
+            scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: 2)
         replayCommand = options.replayLine
         self.arguments = arguments
     }
@@ -100,7 +116,7 @@ struct CheckCommand: RunnerCommand {
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
         let flows = FlowTarget(
             oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,
-            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal)
+            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal, submission: submission)
         // Coverage decides the count: at most ten times --cases.
         let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
         let mock = usesMock

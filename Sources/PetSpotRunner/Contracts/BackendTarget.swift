@@ -92,6 +92,20 @@ package final class BackendTarget: Sendable {
         return answer
     }
 
+    /// Sends `request` outside the budget, observed like every other (created announcements are
+    /// remembered for cleanup): for requests the run does not choose, such as an app's submission
+    /// through the fault proxy, and for what a scenario needs to look at the store afterwards.
+    package func sendOutsideBudget(_ request: TransportRequest) async -> Result<TransportResponse, TransportError> {
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = .success(try await transport.sendUnbudgeted(request))
+        } catch {
+            answer = .failure(error)
+        }
+        if case .success(let response) = answer { observe(request, response) }
+        return answer
+    }
+
     /// Learns what one answer says about the store and the run's secrets.
     private func observe(_ request: TransportRequest, _ response: TransportResponse) {
         let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""

@@ -97,7 +97,7 @@ extension ContractReport {
         var lines: [String] = []
         for (index, step) in steps.enumerated() {
             lines.append(indent + visible(step.line(number: index + 1)))
-            if let request = step.request, !step.action.hasPrefix(request.method) {
+            if let request = step.request, !step.action.contains("\(request.method) \(request.path.split(separator: "?").first ?? "")") {
                 lines.append(indent + "   \(request.method) \(request.path)")
             }
             if let reproduce = step.reproduce { lines.append(indent + "   reproduce: \(reproduce)") }

@@ -1,0 +1,60 @@
+import Foundation
+import PetSpotFlowGenerators
+import PetSpotModel
+import PetSpotPropertyEngine
+
+/// One report submitted over a faulty network: a valid report, the faults the network applies to
+/// the connections the app opens (in order; every connection after the list is healthy), and
+/// what the user does on each alert.
+///
+/// It is a generated value like any other, so the engine shrinks it: faults become healthy
+/// connections and disappear, Cancels become plain Try Agains, and the report's fields their
+/// simplest valid values, while the failure stays.
+package struct SubmissionScenario: Sendable, Hashable {
+    /// The report: a valid case of either flow. Its microchip input is replaced at each execution
+    /// by a number unique to the run (or left out), so executions never collide.
+    package var flowCase: FlowCase
+    /// Whether the report carries a microchip number.
+    package var hasMicrochip: Bool
+    /// The fault applied to the n-th connection the app opens (`nil`: healthy).
+    package var faults: [NetworkFault?]
+    /// For the n-th alert: whether the user taps Cancel first (then submits again) instead of
+    /// Try Again at once.
+    package var cancels: [Bool]
+
+    /// The faults that are not `nil`.
+    package var faultCount: Int { faults.compactMap { $0 }.count }
+
+    /// The scenarios of a run: reports made at `now`, up to four faults (an answer held past the
+    /// time-out at most once: it costs the app's whole time-out), some Cancels.
+    package static func generator(now: Date) -> Gen<SubmissionScenario> {
+        let report: Gen<FlowCase> = Gen.element(of: FlowGenerators.timeZones).flatMap { zone in
+            let context = ReportContext(timeZone: zone, now: now)
+            return FlowGenerators.flow.flatMap { flow in
+                FlowGenerators.inputs(flow, .valid, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
+            }
+        }
+        let fault: Gen<NetworkFault?> = .frequency(
+            (4, .constant(nil)),
+            (2, .constant(.refuse)), (3, .constant(.dropRequest)), (4, .constant(.loseAnswer)),
+            (2, .constant(.answer500)), (2, .constant(.answer503)), (1, .constant(.holdPastTimeout)))
+        // Held answers cost the app's whole time-out: they are drawn in a third of the scenarios
+        // at most (the others turn them into lost answers, which the backend sees the same way).
+        // The faults come first in the choice sequence: the shrinker's first passes work there,
+        // and a scenario without its faults is the biggest simplification.
+        return Gen { testCase in
+            var faults = try fault.array(count: 0...4).draw(&testCase)
+            let hasMicrochip = try Gen<Bool>.bool(probability: 0.6).draw(&testCase)
+            // One held answer per scenario at most (in a third of them): the others become lost answers.
+            let holds = try Gen<Bool>.bool(probability: 1.0 / 3).draw(&testCase)
+            var held = false
+            for index in faults.indices where faults[index] == .holdPastTimeout {
+                if held || !holds { faults[index] = .loseAnswer }
+                held = true
+            }
+            let cancels = try Gen<Bool>.bool(probability: 0.25).array(count: 0...3).draw(&testCase)
+            let flowCase = try report.draw(&testCase)
+            return SubmissionScenario(flowCase: flowCase, hasMicrochip: hasMicrochip, faults: faults, cancels: cancels)
+        }
+    }
+}

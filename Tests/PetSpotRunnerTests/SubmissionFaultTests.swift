@@ -91,7 +91,7 @@ struct SubmissionFaultTests {
         let target = BackendTarget(
             name: "mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max), profile: .strict,
             adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 1, submissions: { [] })
-        let proxy = FaultProxy(backend: OutsideBudgetTransport(target: target))
+        let proxy = FaultProxy(forward: { target.sendOutsideBudgetNow($0) })
         let url = try proxy.start()
         defer { proxy.stop() }
         let executor = ScenarioExecutor(

@@ -106,6 +106,17 @@ package final class BackendTarget: Sendable {
         return answer
     }
 
+    /// ``sendOutsideBudget(_:)`` on the calling thread, without waiting for a task: answered on
+    /// this thread by the in-process mock, else through a task this thread waits for. For threads
+    /// that may block (the fault proxy's connections, a scenario's inspection).
+    package func sendOutsideBudgetNow(_ request: TransportRequest) -> Result<TransportResponse, TransportError> {
+        guard let answer = transport.sendUnbudgetedNow(request) else {
+            return blockingAwait { await self.sendOutsideBudget(request) }
+        }
+        if case .success(let response) = answer { observe(request, response) }
+        return answer
+    }
+
     /// Learns what one answer says about the store and the run's secrets.
     private func observe(_ request: TransportRequest, _ response: TransportResponse) {
         let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""

@@ -11,6 +11,7 @@ extension ContractReport {
         for group in groups {
             lines.append("")
             lines.append("\(group.name)")
+            if let summary = group.summary { lines.append("  \(VisibleText.escaped(summary))") }
             let width = (group.contracts.map(\.name.count).max() ?? 0) + 2
             for contract in group.contracts {
                 let mark: String

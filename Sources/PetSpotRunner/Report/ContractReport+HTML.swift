@@ -107,6 +107,11 @@ extension ContractReport {
             page.raw("<summary><span class=\"badge \(failed > 0 ? "failed" : passed > 0 ? "passed" : "skipped")\">\(failed > 0 ? "FAIL" : passed > 0 ? "PASS" : "SKIP")</span> <strong>")
             page.text(group.name)
             page.raw("</strong> <span class=\"counts\">\(passed) passed, \(failed) failed, \(skipped) skipped, \(Self.seconds(group.durationSeconds)) s</span></summary>\n")
+            if let summary = group.summary {
+                page.raw("<p class=\"group-summary\">")
+                page.text(summary)
+                page.raw("</p>\n")
+            }
             page.raw("<table>\n<thead><tr><th>status</th><th>contract</th><th class=\"number\">cases</th><th class=\"number\">failed</th><th class=\"number\">seconds</th></tr></thead>\n<tbody>\n")
             for contract in group.contracts {
                 let status = contract.status.rawValue

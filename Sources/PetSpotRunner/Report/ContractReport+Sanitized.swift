@@ -45,6 +45,7 @@ extension ContractReport {
         report.groups = groups.map { group in
             var group = group
             group.name = text(group.name)
+            group.summary = optional(group.summary)
             group.contracts = group.contracts.map { contract in
                 var contract = contract
                 contract.name = text(contract.name)

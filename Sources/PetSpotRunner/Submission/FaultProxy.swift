@@ -8,6 +8,7 @@ import Darwin
 import Foundation
 import PetSpotConcurrency
 import PetSpotHTTP
+import PetSpotMockTransport
 import PetSpotModel
 
 /// What the network the runner plays does to one connection the app opens.
@@ -76,8 +77,9 @@ package struct ProxiedExchange: Sendable {
 /// connection it opened itself).
 ///
 /// One thread accepts; each connection has a thread of its own (an app opens a handful per
-/// scenario). Requests are forwarded through any ``AnnouncementTransport``: straight into the
-/// in-process mock, or over HTTP to a staging backend. Binds 127.0.0.1 only.
+/// scenario). Requests are forwarded by a function the connection's thread calls and waits for:
+/// straight into the in-process mock on that thread, or over HTTP to a staging backend. Binds
+/// 127.0.0.1 only.
 package final class FaultProxy: Sendable {
     private struct Scenario: Sendable {
         var faults: [NetworkFault?] = []
@@ -87,16 +89,22 @@ package final class FaultProxy: Sendable {
         var inFlight = 0
     }
 
-    private let backend: any AnnouncementTransport
+    /// Sends a request to the backend and waits for its answer (on the connection's thread).
+    private let forward: @Sendable (TransportRequest) -> Result<TransportResponse, TransportError>
     private let scenario = Locked(Scenario())
     private let listener = Locked<Int32?>(nil)
     private let running = Locked(false)
     /// The longest request read (a photo of 20 MiB plus its multipart framing).
     static let maxRequestBytes = 21 * 1024 * 1024
 
-    /// A proxy in front of `backend`.
-    package init(backend: any AnnouncementTransport) {
-        self.backend = backend
+    /// A proxy that sends each request it forwards with `forward`, which blocks until the answer.
+    package init(forward: @escaping @Sendable (TransportRequest) -> Result<TransportResponse, TransportError>) {
+        self.forward = forward
+    }
+
+    /// A proxy in front of the in-process mock `backend`, answered on the connection's thread.
+    package convenience init(backend: InProcessTransport) {
+        self.init(forward: { backend.answerNow($0) })
     }
 
     deinit { stop() }
@@ -221,7 +229,7 @@ package final class FaultProxy: Sendable {
         default:
             break
         }
-        let backendAnswer = Self.forward(request, to: backend)
+        let backendAnswer = forward(request)
         switch fault {
         case .loseAnswer:
             return record(request, backendAnswer, nil, .noAnswer)
@@ -235,17 +243,6 @@ package final class FaultProxy: Sendable {
             switch backendAnswer {
             case .success(let answer): return record(request, backendAnswer, answer, Self.deliver(answer, to: client, started: started))
             case .failure: return record(request, backendAnswer, nil, .noAnswer)
-            }
-        }
-    }
-
-    /// Sends `request` to `backend` from this (blocking) thread.
-    private static func forward(_ request: TransportRequest, to backend: any AnnouncementTransport) -> Result<TransportResponse, TransportError> {
-        blockingAwait {
-            do throws(TransportError) {
-                return .success(try await backend.send(request))
-            } catch {
-                return .failure(error)
             }
         }
     }

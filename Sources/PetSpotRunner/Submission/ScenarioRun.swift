@@ -153,26 +153,20 @@ package struct ScenarioExecutor: Sendable {
             if case .answered = exchange.delivery { delivered = true }
             run.created.append(CreatedAnnouncement(id: id, password: password, connection: exchange.index, deliveredToApp: delivered))
         }
-        let target = self.target, photo = run.photo
-        run.created = blockingAwait { [created = run.created] in
-            var looked: [CreatedAnnouncement] = []
-            for var announcement in created {
-                let details = await target.sendOutsideBudget(BackendTarget.getRequest("/api/v1/announcements/\(announcement.id)"))
-                if case .success(let response) = details, response.status == 200 {
-                    announcement.existsAtEnd = true
-                    announcement.photoURL = (try? JSONValue.parse(response.body))?["photoUrl"]?.stringValue
-                    if let url = announcement.photoURL, url.hasPrefix("/"),
-                        case .success(let image) = await target.sendOutsideBudget(TransportRequest(method: "GET", path: url))
-                    {
-                        announcement.servesThePhoto = image.status == 200 && image.body == photo
-                    }
-                    if let token = target.adminToken {
-                        _ = await target.sendOutsideBudget(BackendTarget.adminDeleteRequest(id: announcement.id, authorization: token))
-                    }
-                }
-                looked.append(announcement)
+        for index in run.created.indices {
+            let id = run.created[index].id
+            guard case .success(let details) = target.sendOutsideBudgetNow(BackendTarget.getRequest("/api/v1/announcements/\(id)")),
+                details.status == 200
+            else { continue }
+            run.created[index].existsAtEnd = true
+            let url = (try? JSONValue.parse(details.body))?["photoUrl"]?.stringValue
+            run.created[index].photoURL = url
+            if let url, url.hasPrefix("/"), case .success(let image) = target.sendOutsideBudgetNow(TransportRequest(method: "GET", path: url)) {
+                run.created[index].servesThePhoto = image.status == 200 && image.body == run.photo
             }
-            return looked
+            if let token = target.adminToken {
+                _ = target.sendOutsideBudgetNow(BackendTarget.adminDeleteRequest(id: id, authorization: token))
+            }
         }
     }
 

@@ -58,7 +58,7 @@ struct SubmissionFaultContracts: BackendContractGroup {
     func check(_ backend: GroupBackend) async throws(GroupStop) {
         guard let flows = backend.session.flows, let settings = flows.submission else { return }
         let session = backend.session, target = backend.target
-        let proxy = FaultProxy(backend: OutsideBudgetTransport(target: target))
+        let proxy = FaultProxy(forward: { target.sendOutsideBudgetNow($0) })
         let proxyURL: URL
         do {
             proxyURL = try proxy.start()
@@ -81,16 +81,6 @@ struct SubmissionFaultContracts: BackendContractGroup {
             redactor: target.redactor)
         let contracts = contracts(in: session)
         await runOnDedicatedThread { check.run(recorder: session.recorder, contracts: contracts) }
-    }
-}
-
-/// A transport that sends through ``BackendTarget/sendOutsideBudget(_:)``: what the fault proxy
-/// forwards (the app chooses those requests, not the run).
-struct OutsideBudgetTransport: AnnouncementTransport {
-    let target: BackendTarget
-
-    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        try await target.sendOutsideBudget(request).get()
     }
 }
 
@@ -280,8 +270,8 @@ struct SubmissionFaultCheck: Sendable {
         }
         for finding in findings { recorder.find(finding) }
         let tally = NetworkFault.allCases.compactMap { fault in explored.faults[fault].map { "\(fault) \($0)" } }
-        recorder.note(
-            "submission under faults: \(explored.scenarios) scenarios on \(app.name)"
+        recorder.describe(group: group,
+            "\(explored.scenarios) scenarios on \(app.name)"
                 + (appIsReference ? "" : " and on \(reference.name)") + ", \(explored.connections) connections, faults applied: "
                 + (tally.isEmpty ? "none" : tally.joined(separator: ", ")) + "; request time-out \(ContractReport.plainNumber(settings.requestTimeout)) s; "
                 + "\(findings.count) finding(s) against the specification"
@@ -290,7 +280,7 @@ struct SubmissionFaultCheck: Sendable {
 
     private func configuration(shrinks: Bool) -> PropertyConfiguration {
         var configuration = PropertyConfiguration(
-            cases: settings.scenarios, seed: seed, shrinks: shrinks, maxShrinkSteps: 400, shrinkStallLimit: 120,
+            cases: settings.scenarios, seed: seed, shrinks: shrinks, maxShrinkSteps: 200, shrinkStallLimit: 80,
             shrinkTimeLimit: .milliseconds(Int64(settings.shrinkSeconds * 1000)), readsEnvironment: false)
         configuration.stopSignal = stopSignal
         return configuration

@@ -88,7 +88,7 @@ struct CheckCommand: RunnerCommand {
         usesMock = !options[Self.noMock]
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: 2)
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: 5)
         replayCommand = options.replayLine
         self.arguments = arguments
     }

@@ -48,6 +48,8 @@ package struct CreatedAnnouncement: Sendable {
 package struct ScenarioRun: Sendable {
     /// The scenario.
     package var scenario: SubmissionScenario
+    /// The report as this execution submitted it (its microchip input replaced).
+    package var flowCase: FlowCase
     /// The microchip number the report carried in this execution, if any.
     package var microchip: String?
     /// The photo the user attached.
@@ -113,7 +115,7 @@ package struct ScenarioExecutor: Sendable {
         try? photo.write(to: URL(fileURLWithPath: photoPath))
         defer { try? FileManager.default.removeItem(atPath: photoPath) }
 
-        var run = ScenarioRun(scenario: scenario, microchip: microchip, photo: photo)
+        var run = ScenarioRun(scenario: scenario, flowCase: flowCase, microchip: microchip, photo: photo)
         proxy.begin(faults: scenario.faults, holdLimit: holdLimit)
         var seen = 0
         func record(_ action: UserAction, _ turn: AppTurn) {

@@ -132,7 +132,7 @@ struct SubmissionFaultCheck: Sendable {
 
     func run(recorder: ContractRecorder, contracts: [String]) {
         let now = Date()
-        let generator = SubmissionScenario.generator(now: now)
+        let generator = SubmissionScenario.generator(reports: SubmissionScenario.reports(now: now, seed: seed))
         let appRuns = Locked<[SubmissionScenario: ScenarioRun]>([:])
         let referenceRuns = Locked<[SubmissionScenario: ScenarioRun]>([:])
         let disturbed = Locked(0)
@@ -227,9 +227,10 @@ struct SubmissionFaultCheck: Sendable {
             let evaluation = evaluate(failure.shrunk)
             failures[property] = ContractFailure(
                 message: "\(evaluation.appProblems[property] ?? failure.message) "
-                    + "(\(explored.deviations[property] ?? 0) of \(explored.judged) scenarios; the one shown is shrunk to \(failure.shrunk.faultCount) fault(s))",
+                    + "(\(explored.deviations[property] ?? 0) of \(explored.judged) scenarios; the one shown has \(failure.shrunk.faultCount) fault(s), "
+                    + "\(failure.shrinkStatus))",
                 expected: "what \(reference.name) did in the same scenario: " + Self.answers(evaluation.reference),
-                actual: Self.answers(evaluation.app), originalInput: failure.shrunk.flowCase.json, seed: seed, replay: replay)
+                actual: Self.answers(evaluation.app), originalInput: evaluation.app.flowCase.json, seed: seed, replay: replay)
             failures[property]?.steps = evaluation.app.steps(redactor: redactor)
         }
         var findings: [SpecFinding] = []

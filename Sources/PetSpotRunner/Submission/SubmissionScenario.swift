@@ -25,21 +25,34 @@ package struct SubmissionScenario: Sendable, Hashable {
     /// The faults that are not `nil`.
     package var faultCount: Int { faults.compactMap { $0 }.count }
 
-    /// The scenarios of a run: reports made at `now`, up to four faults (an answer held past the
-    /// time-out at most once: it costs the app's whole time-out), some Cancels.
-    package static func generator(now: Date) -> Gen<SubmissionScenario> {
+    /// The reports scenarios draw from: valid reports of both flows made at `now`, the first two
+    /// the simplest of each flow (the values the engine's all-zero draws make), the others random
+    /// from `seed`. Scenarios pick a report by its index, so shrinking a scenario is shrinking its
+    /// faults, Cancels and one number: a few cheap replays, where drawing every field would spend
+    /// one replay (a whole submission) per field.
+    package static func reports(now: Date, seed: UInt64, count: Int = 24) -> [FlowCase] {
         let report: Gen<FlowCase> = Gen.element(of: FlowGenerators.timeZones).flatMap { zone in
             let context = ReportContext(timeZone: zone, now: now)
             return FlowGenerators.flow.flatMap { flow in
                 FlowGenerators.inputs(flow, .valid, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
             }
         }
+        let simplest = ReportFlowKind.allCases.map { flow in
+            FlowGenerators.inputs(flow, .valid, context: ReportContext(timeZone: FlowGenerators.timeZones[0], now: now))
+                .map { FlowCase(flow: flow, inputs: $0, context: ReportContext(timeZone: FlowGenerators.timeZones[0], now: now)) }
+                .samples(count: 1, seed: 0, size: 0)[0]
+        }
+        return simplest + report.samples(count: max(0, count - simplest.count), seed: seed)
+    }
+
+    /// The scenarios of a run: a report of `reports`, up to four faults (an answer held past the
+    /// time-out in a third of the scenarios at most: it costs the app's whole time-out), some
+    /// Cancels.
+    package static func generator(reports: [FlowCase]) -> Gen<SubmissionScenario> {
         let fault: Gen<NetworkFault?> = .frequency(
             (4, .constant(nil)),
             (2, .constant(.refuse)), (3, .constant(.dropRequest)), (4, .constant(.loseAnswer)),
             (2, .constant(.answer500)), (2, .constant(.answer503)), (1, .constant(.holdPastTimeout)))
-        // Held answers cost the app's whole time-out: they are drawn in a third of the scenarios
-        // at most (the others turn them into lost answers, which the backend sees the same way).
         // The faults come first in the choice sequence: the shrinker's first passes work there,
         // and a scenario without its faults is the biggest simplification.
         return Gen { testCase in
@@ -53,8 +66,8 @@ package struct SubmissionScenario: Sendable, Hashable {
                 held = true
             }
             let cancels = try Gen<Bool>.bool(probability: 0.25).array(count: 0...3).draw(&testCase)
-            let flowCase = try report.draw(&testCase)
-            return SubmissionScenario(flowCase: flowCase, hasMicrochip: hasMicrochip, faults: faults, cancels: cancels)
+            let report = try Gen<Int>.int(in: 0...(reports.count - 1)).draw(&testCase)
+            return SubmissionScenario(flowCase: reports[report], hasMicrochip: hasMicrochip, faults: faults, cancels: cancels)
         }
     }
 }

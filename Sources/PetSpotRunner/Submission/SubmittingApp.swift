@@ -90,12 +90,16 @@ package final class ReferenceSubmittingApp: SubmittingApp {
     }
 
     let rule: SubmissionRule
+    /// The longest the reference waits for an answer, whatever time-out the run gives apps: its
+    /// rule does not depend on the value, and an answer held past it costs its whole length.
+    let longestTimeout: Double
     private let reports = Locked<[Int: Report]>([:])
     private let nextId = Locked(0)
 
-    /// A reference app following `rule`.
-    package init(rule: SubmissionRule) {
+    /// A reference app following `rule`, waiting at most `longestTimeout` seconds for an answer.
+    package init(rule: SubmissionRule, longestTimeout: Double = 0.25) {
         self.rule = rule
+        self.longestTimeout = longestTimeout
     }
 
     package var name: String { "the reference model (\(rule == .spec ? "report-flows.md's rule" : "the later iteration's rule"))" }
@@ -129,7 +133,7 @@ package final class ReferenceSubmittingApp: SubmittingApp {
         guard let report = reports.withLock({ $0[id] }) else {
             return AppTurn(answer: .failure(.malformedAnswer("no report \(id)")))
         }
-        let transport = RunnerHTTPTransport(baseURL: report.network.baseURL, timeout: report.network.requestTimeout)
+        let transport = RunnerHTTPTransport(baseURL: report.network.baseURL, timeout: min(report.network.requestTimeout, longestTimeout))
         func send(_ request: TransportRequest) -> Result<TransportResponse, TransportError> {
             blockingAwait {
                 do throws(TransportError) {

@@ -1,0 +1,27 @@
+import PetSpotJSON
+
+/// `allOf`: the instance must be valid against every subschema.
+struct AllOfKeyword: SchemaKeyword {
+    static let name = "allOf"
+    static let vocabulary: Vocabularies? = .applicator
+    let nodes: [SchemaNode]
+    let location: KeywordLocation
+
+    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> AllOfKeyword? {
+        AllOfKeyword(nodes: try schema.schemaArray(name, value), location: schema.location(of: name))
+    }
+
+    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+        for position in nodes.indices where try !evaluator.isValid(nodes[position], instance) { return false }
+        return true
+    }
+
+    func validate(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
+        var valid = true
+        for position in nodes.indices where try !evaluator.validate(nodes[position], instance, location, .index(position), into: evaluated) {
+            valid = false
+            if !evaluator.collectErrors { return false }
+        }
+        return valid
+    }
+}

@@ -1,0 +1,25 @@
+import PetSpotJSON
+
+/// `not`: the instance must not be valid against the subschema.
+struct NotKeyword: SchemaKeyword {
+    static let name = "not"
+    static let vocabulary: Vocabularies? = .applicator
+    let node: SchemaNode
+    let location: KeywordLocation
+
+    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> NotKeyword? {
+        NotKeyword(node: try schema.subschema(name), location: schema.location(of: name))
+    }
+
+    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+        try !evaluator.isValid(node, instance)
+    }
+
+    func validate(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
+        let mark = evaluator.errorCount
+        let nodeValid = try evaluator.validate(node, instance, location)
+        evaluator.discardErrors(since: mark)
+        if !nodeValid { return true }
+        return evaluator.report(location, "\(Evaluator.describe(instance)) must not be valid against the subschema in \"not\"")
+    }
+}

@@ -76,6 +76,12 @@ struct Evaluator {
         try evaluate(node, instance, nil)
     }
 
+    /// ``isValid(_:_:)`` of the subschema at `position` of `subschemas`, read without reference counting.
+    @inline(__always)
+    mutating func isValid(_ subschemas: Subschemas, _ position: Int, _ instance: borrowing JSONValue) throws(SchemaEvaluationError) -> Bool {
+        try subschemas.unretainedNodes[position].withObject { node throws(SchemaEvaluationError) in try evaluate(node, instance, nil) }
+    }
+
     /// Evaluates `node`; when `evaluated` is given, merges what it evaluated into it (if valid).
     private mutating func evaluate(_ node: SchemaNode, _ instance: borrowing JSONValue, _ evaluated: EvaluatedLocations?) throws(SchemaEvaluationError) -> Bool {
         if let forward = node.forward { return try evaluate(cycleTargets[forward], instance, evaluated) }
@@ -88,7 +94,9 @@ struct Evaluator {
         }
         // The fast path: no paths, no annotations, no dynamic scope. A schema that is only a
         // `$ref` is skipped straight to its (precomputed, loop-free) final target.
-        if let target = node.referenceTarget { return try evaluateFast(target, instance) }
+        if let target = node.unretainedReferenceTarget {
+            return try target.withObject { target throws(SchemaEvaluationError) in try evaluateFast(target, instance) }
+        }
         return try evaluateFast(node, instance)
     }
 
@@ -98,10 +106,10 @@ struct Evaluator {
         if target.tracksEvaluation { return try evaluateFully(target, instance, nil) }
         depth += 1
         if depth > maxDepth { throw tooDeep(target) }
-        // Through a span, each keyword is read in place: no copy, no retains.
-        let keywordList = target.keywords[...]
-        let keywords = keywordList.span
-        for index in keywords.indices where try !keywords[index].isValid(instance, &self) {
+        // Each keyword is called in place, without reference counting.
+        let keywords = target.unretainedFastPaths
+        for index in keywords.indices
+        where try !keywords[index].withObject({ keyword throws(SchemaEvaluationError) in try keyword.isValid(instance, &self) }) {
             depth -= 1
             return false
         }

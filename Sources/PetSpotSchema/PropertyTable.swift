@@ -3,7 +3,8 @@
 /// schema's key order find each key on the first probe.
 final class PropertyTable: Sendable {
     let names: [String]
-    let nodes: [SchemaNode]
+    /// The entries' schemas, read on the fast path without reference counting.
+    let nodes: Subschemas
     /// UTF-8 length of each name: a mismatch here rejects a probe without touching the strings.
     let lengths: [Int]
     /// Whether each name is ASCII (then `==` after a length match is exact: canonical
@@ -12,7 +13,7 @@ final class PropertyTable: Sendable {
 
     init(_ entries: [(name: String, node: SchemaNode)]) {
         names = entries.map(\.name)
-        nodes = entries.map(\.node)
+        nodes = Subschemas(entries.map(\.node))
         lengths = entries.map { $0.name.utf8.count }
         ascii = entries.map { $0.name.isASCIIOnly }
     }

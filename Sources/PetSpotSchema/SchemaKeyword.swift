@@ -2,10 +2,12 @@ import PetSpotJSON
 
 /// One JSON Schema keyword: how it compiles from the schema and how it checks an instance.
 ///
-/// Each keyword is one type in one file under `Keywords/`, listed once in ``Draft202012/keywords``
-/// (the vocabulary table the compiler walks). A compiled keyword is immutable and stores what
-/// it needs, precomputed, including its own ``KeywordLocation``. It has two ways to check an
-/// instance, which must agree on valid versus invalid:
+/// Each keyword is one final class in one file under `Keywords/`, listed once in
+/// ``Draft202012/keywords`` (the vocabulary table the compiler walks). A compiled keyword is
+/// immutable (`let`s only) and stores what it needs, precomputed, including its own
+/// ``KeywordLocation``. A class, so that the fast path calls it in place, without copying it
+/// or counting references (``KeywordCall``). It has two ways to check an instance, which must
+/// agree on valid versus invalid:
 ///
 /// - ``isValid(_:_:)``, the fast path: no errors, no annotations, stop at the first failure;
 /// - ``validate(_:_:_:)``: report each failure located (``Evaluator/report(_:_:at:)``, a no-op
@@ -13,7 +15,7 @@ import PetSpotJSON
 ///   (for `unevaluated*`), and go on after a failure when collecting.
 ///
 /// A keyword that does not apply to the instance's type says nothing (returns true).
-protocol SchemaKeyword: Sendable {
+protocol SchemaKeyword: AnyObject, Sendable {
     /// The keyword as written in a schema.
     static var name: String { get }
     /// Every name this type compiles from (default: ``name``). The object-member applicators
@@ -49,6 +51,39 @@ extension SchemaKeyword {
     static var names: [String] { [name] }
     static var order: KeywordOrder { .asWritten }
     static var needsAnnotations: Bool { false }
+}
+
+/// A keyword's fast path as its schema stores it (``SchemaNode/fastPaths``): one class with
+/// one overridable method, so that ``Evaluator`` calls it through a vtable entry on an
+/// unretained reference, copying nothing and counting no references (calling a protocol
+/// requirement on an existential read from an array copies the existential first). Stateless;
+/// only ``KeywordFastPathOf`` is ever made.
+class KeywordFastPath: @unchecked Sendable {
+    fileprivate init() {}
+
+    /// The keyword's ``SchemaKeyword/isValid(_:_:)``.
+    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+        preconditionFailure("KeywordFastPath is abstract: only KeywordFastPathOf is made")
+    }
+}
+
+/// The fast path of a keyword of type `Keyword`. (Sendable as its only state, a `let` of a
+/// `Sendable` keyword, makes it; the compiler checks no subclass of an unchecked class.)
+final class KeywordFastPathOf<Keyword: SchemaKeyword>: KeywordFastPath, @unchecked Sendable {
+    let keyword: Keyword
+
+    init(_ keyword: Keyword) {
+        self.keyword = keyword
+    }
+
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+        try keyword.isValid(instance, &evaluator)
+    }
+}
+
+extension SchemaKeyword {
+    /// This keyword's fast path, for its schema to store.
+    var fastPath: KeywordFastPath { KeywordFastPathOf(self) }
 }
 
 /// Where a keyword runs among the keywords of its schema. Keywords of one order run in the

@@ -12,6 +12,10 @@ final class SchemaNode: Sendable {
     let booleanValue: Bool?
     /// Keywords in evaluation order (see ``KeywordOrder``).
     let keywords: [any SchemaKeyword]
+    /// ``keywords``' fast paths, in the same order.
+    let fastPaths: [KeywordFastPath]
+    /// ``fastPaths`` unretained (owned by ``fastPaths``: see ``UnretainedReference``), for ``Evaluator``.
+    let unretainedFastPaths: [UnretainedReference<KeywordFastPath>]
     /// Absolute URI of this schema (`base#pointer`), for `absoluteKeywordLocation`.
     let absoluteLocation: String
     /// Index of the schema resource (`$id` scope) this node belongs to in ``CompiledSchema``.
@@ -23,22 +27,30 @@ final class SchemaNode: Sendable {
     let referenceTarget: SchemaNode?
     /// For a forwarding node: the index of the schema it stands for among the cycle targets.
     let forward: Int?
+    /// ``referenceTarget`` for the fast path, unretained (owned by ``referenceTarget``).
+    let unretainedReferenceTarget: UnretainedReference<SchemaNode>?
 
     /// A Boolean schema.
     init(boolean: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = boolean
         keywords = []
+        fastPaths = []
+        unretainedFastPaths = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false
         referenceTarget = nil
         forward = nil
+        unretainedReferenceTarget = nil
     }
 
     /// An object schema with its compiled keywords.
     init(keywords: [any SchemaKeyword], tracksEvaluation: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         self.keywords = keywords
+        let fastPaths = keywords.map(\.fastPath)
+        self.fastPaths = fastPaths
+        unretainedFastPaths = fastPaths.map(UnretainedReference.init)
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         self.tracksEvaluation = tracksEvaluation
@@ -48,18 +60,38 @@ final class SchemaNode: Sendable {
         } else {
             referenceTarget = nil
         }
+        unretainedReferenceTarget = referenceTarget.map(UnretainedReference.init)
     }
 
     /// A stand-in for the schema at cycle-target index `forward`.
     init(forwardingTo forward: Int, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         keywords = []
+        fastPaths = []
+        unretainedFastPaths = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false
         referenceTarget = nil
         self.forward = forward
+        unretainedReferenceTarget = nil
     }
+}
+
+/// A keyword's subschemas, held strongly and read on the fast path without reference counting.
+struct Subschemas: Sendable {
+    let nodes: [SchemaNode]
+    /// ``nodes`` unretained (owned by ``nodes``: see ``UnretainedReference``).
+    let unretainedNodes: [UnretainedReference<SchemaNode>]
+
+    init(_ nodes: [SchemaNode]) {
+        self.nodes = nodes
+        unretainedNodes = nodes.map(UnretainedReference.init)
+    }
+
+    var count: Int { nodes.count }
+    var indices: Range<Int> { nodes.indices }
+    subscript(position: Int) -> SchemaNode { nodes[position] }
 }
 
 /// A schema resource: the scope of one `$id`, with its dynamic anchors for `$dynamicRef`.

@@ -1,18 +1,23 @@
 import PetSpotJSON
 
 /// `allOf`: the instance must be valid against every subschema.
-struct AllOfKeyword: SchemaKeyword {
+final class AllOfKeyword: SchemaKeyword {
     static let name = "allOf"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: [SchemaNode]
+    let nodes: Subschemas
     let location: KeywordLocation
 
+    init(nodes: Subschemas, location: KeywordLocation) {
+        self.nodes = nodes
+        self.location = location
+    }
+
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> AllOfKeyword? {
-        AllOfKeyword(nodes: try schema.schemaArray(name, value), location: schema.location(of: name))
+        AllOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
     func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
-        for position in nodes.indices where try !evaluator.isValid(nodes[position], instance) { return false }
+        for position in nodes.indices where try !evaluator.isValid(nodes, position, instance) { return false }
         return true
     }
 

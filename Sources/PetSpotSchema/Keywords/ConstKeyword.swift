@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `const`: the instance must equal the value (numbers by value, strings by code points).
-struct ConstKeyword: SchemaKeyword {
+final class ConstKeyword: SchemaKeyword {
     static let name = "const"
     static let vocabulary: Vocabularies? = .validation
     let value: JSONValue
     let location: KeywordLocation
+
+    init(value: JSONValue, location: KeywordLocation) {
+        self.value = value
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ConstKeyword? {
         ConstKeyword(value: value, location: schema.location(of: name))

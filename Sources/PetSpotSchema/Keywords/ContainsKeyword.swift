@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `contains` with its siblings `minContains` and `maxContains` (validation vocabulary): the
 /// array must have between `minContains` (default 1) and `maxContains` items valid against the
 /// subschema. `minContains` and `maxContains` alone do nothing.
-struct ContainsKeyword: SchemaKeyword {
+final class ContainsKeyword: SchemaKeyword {
     static let name = "contains"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
@@ -12,6 +12,15 @@ struct ContainsKeyword: SchemaKeyword {
     let location: KeywordLocation
     let minimumLocation: KeywordLocation
     let maximumLocation: KeywordLocation
+
+    init(node: SchemaNode, minimum: Int, maximum: Int?, location: KeywordLocation, minimumLocation: KeywordLocation, maximumLocation: KeywordLocation) {
+        self.node = node
+        self.minimum = minimum
+        self.maximum = maximum
+        self.location = location
+        self.minimumLocation = minimumLocation
+        self.maximumLocation = maximumLocation
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ContainsKeyword? {
         var minimum = 1

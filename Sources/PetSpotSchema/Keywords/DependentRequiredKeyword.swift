@@ -2,11 +2,16 @@ import PetSpotJSON
 
 /// `dependentRequired`: when an object has a member named by a key, it must also have the
 /// members that key lists.
-struct DependentRequiredKeyword: SchemaKeyword {
+final class DependentRequiredKeyword: SchemaKeyword {
     static let name = "dependentRequired"
     static let vocabulary: Vocabularies? = .validation
     let dependencies: [(name: String, required: [String])]
     let location: KeywordLocation
+
+    init(dependencies: [(name: String, required: [String])], location: KeywordLocation) {
+        self.dependencies = dependencies
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> DependentRequiredKeyword? {
         guard case .object(let members) = value else { throw schema.fail(name, "dependentRequired must be an object") }

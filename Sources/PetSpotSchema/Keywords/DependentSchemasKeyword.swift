@@ -2,11 +2,16 @@ import PetSpotJSON
 
 /// `dependentSchemas`: when the object has a member named by a key, the whole object must be
 /// valid against that key's subschema.
-struct DependentSchemasKeyword: SchemaKeyword {
+final class DependentSchemasKeyword: SchemaKeyword {
     static let name = "dependentSchemas"
     static let vocabulary: Vocabularies? = .applicator
     let dependencies: [(name: String, node: SchemaNode)]
     let location: KeywordLocation
+
+    init(dependencies: [(name: String, node: SchemaNode)], location: KeywordLocation) {
+        self.dependencies = dependencies
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> DependentSchemasKeyword? {
         DependentSchemasKeyword(dependencies: try schema.schemaMap(name, value), location: schema.location(of: name))

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `$dynamicRef`: like `$ref`, but when it names a `$dynamicAnchor` its target is the outermost
 /// schema resource in the dynamic scope with that anchor.
-struct DynamicRefKeyword: SchemaKeyword {
+final class DynamicRefKeyword: SchemaKeyword {
     static let name = "$dynamicRef"
     static let vocabulary: Vocabularies? = nil
     /// The statically resolved target.
@@ -10,6 +10,12 @@ struct DynamicRefKeyword: SchemaKeyword {
     /// The anchor name when the reference is dynamic, else nil.
     let anchor: String?
     let location: KeywordLocation
+
+    init(initial: SchemaNode, anchor: String?, location: KeywordLocation) {
+        self.initial = initial
+        self.anchor = anchor
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> DynamicRefKeyword? {
         guard case .string(let reference) = value else { throw schema.fail(name, "$dynamicRef must be a string") }

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `enum`: the instance must equal one of the values (numbers by value, strings by code points).
-struct EnumKeyword: SchemaKeyword {
+final class EnumKeyword: SchemaKeyword {
     static let name = "enum"
     static let vocabulary: Vocabularies? = .validation
     let values: [JSONValue]
@@ -9,6 +9,12 @@ struct EnumKeyword: SchemaKeyword {
     /// `JSONValue`), else nil.
     let strings: [String]?
     let location: KeywordLocation
+
+    init(values: [JSONValue], strings: [String]?, location: KeywordLocation) {
+        self.values = values
+        self.strings = strings
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> EnumKeyword? {
         guard case .array(let values) = value else { throw schema.fail(name, "enum must be an array") }

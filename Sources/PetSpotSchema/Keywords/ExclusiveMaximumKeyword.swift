@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `exclusiveMaximum`: a number must be below the limit.
-struct ExclusiveMaximumKeyword: SchemaKeyword {
+final class ExclusiveMaximumKeyword: SchemaKeyword {
     static let name = "exclusiveMaximum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
     let location: KeywordLocation
+
+    init(bound: NumericBound, location: KeywordLocation) {
+        self.bound = bound
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ExclusiveMaximumKeyword? {
         ExclusiveMaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))

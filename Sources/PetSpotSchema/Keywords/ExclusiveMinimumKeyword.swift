@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `exclusiveMinimum`: a number must be above the limit.
-struct ExclusiveMinimumKeyword: SchemaKeyword {
+final class ExclusiveMinimumKeyword: SchemaKeyword {
     static let name = "exclusiveMinimum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
     let location: KeywordLocation
+
+    init(bound: NumericBound, location: KeywordLocation) {
+        self.bound = bound
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ExclusiveMinimumKeyword? {
         ExclusiveMinimumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))

@@ -3,12 +3,17 @@ import PetSpotJSON
 /// `format`: an annotation by default (compiles to nothing); an assertion that a string is a
 /// valid date, email, URI, ... when ``SchemaOptions/assertFormat`` is set or the meta-schema
 /// asks for format assertion. Unknown format names never assert.
-struct FormatKeyword: SchemaKeyword {
+final class FormatKeyword: SchemaKeyword {
     static let name = "format"
     /// Always read: its value must be a string even where it only annotates.
     static let vocabulary: Vocabularies? = nil
     let format: StringFormat
     let location: KeywordLocation
+
+    init(format: StringFormat, location: KeywordLocation) {
+        self.format = format
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> FormatKeyword? {
         guard case .string(let formatName) = value else { throw schema.fail(name, "format must be a string") }

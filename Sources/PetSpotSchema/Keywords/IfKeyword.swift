@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `if` with its siblings `then` and `else`: when the instance is valid against `if` it must be
 /// valid against `then`, otherwise against `else` (each optional). `then` and `else` alone do
 /// nothing. The errors of `if` itself are never reported.
-struct IfKeyword: SchemaKeyword {
+final class IfKeyword: SchemaKeyword {
     static let name = "if"
     static let vocabulary: Vocabularies? = .applicator
     let condition: SchemaNode
@@ -12,6 +12,15 @@ struct IfKeyword: SchemaKeyword {
     let location: KeywordLocation
     let thenLocation: KeywordLocation
     let elseLocation: KeywordLocation
+
+    init(condition: SchemaNode, then: SchemaNode?, otherwise: SchemaNode?, location: KeywordLocation, thenLocation: KeywordLocation, elseLocation: KeywordLocation) {
+        self.condition = condition
+        self.then = then
+        self.otherwise = otherwise
+        self.location = location
+        self.thenLocation = thenLocation
+        self.elseLocation = elseLocation
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> IfKeyword? {
         IfKeyword(

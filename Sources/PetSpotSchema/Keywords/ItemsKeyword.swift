@@ -1,13 +1,19 @@
 import PetSpotJSON
 
 /// `items`: every item after those of the sibling `prefixItems` must be valid against the subschema.
-struct ItemsKeyword: SchemaKeyword {
+final class ItemsKeyword: SchemaKeyword {
     static let name = "items"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
     /// How many items `prefixItems` covers (0 without it).
     let prefixCount: Int
     let location: KeywordLocation
+
+    init(node: SchemaNode, prefixCount: Int, location: KeywordLocation) {
+        self.node = node
+        self.prefixCount = prefixCount
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ItemsKeyword? {
         var prefixCount = 0

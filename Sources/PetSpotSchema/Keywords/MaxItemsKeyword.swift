@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `maxItems`: an array must have at most this many items.
-struct MaxItemsKeyword: SchemaKeyword {
+final class MaxItemsKeyword: SchemaKeyword {
     static let name = "maxItems"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaxItemsKeyword? {
         MaxItemsKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

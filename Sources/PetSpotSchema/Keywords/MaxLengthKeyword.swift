@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `maxLength`: a string must have at most this many code points.
-struct MaxLengthKeyword: SchemaKeyword {
+final class MaxLengthKeyword: SchemaKeyword {
     static let name = "maxLength"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaxLengthKeyword? {
         MaxLengthKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `maxProperties`: an object must have at most this many members.
-struct MaxPropertiesKeyword: SchemaKeyword {
+final class MaxPropertiesKeyword: SchemaKeyword {
     static let name = "maxProperties"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaxPropertiesKeyword? {
         MaxPropertiesKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

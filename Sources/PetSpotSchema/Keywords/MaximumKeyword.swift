@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `maximum`: a number must be at most the limit.
-struct MaximumKeyword: SchemaKeyword {
+final class MaximumKeyword: SchemaKeyword {
     static let name = "maximum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
     let location: KeywordLocation
+
+    init(bound: NumericBound, location: KeywordLocation) {
+        self.bound = bound
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaximumKeyword? {
         MaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `minItems`: an array must have at least this many items.
-struct MinItemsKeyword: SchemaKeyword {
+final class MinItemsKeyword: SchemaKeyword {
     static let name = "minItems"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MinItemsKeyword? {
         MinItemsKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

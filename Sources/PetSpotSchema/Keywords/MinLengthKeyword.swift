@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `minLength`: a string must have at least this many code points.
-struct MinLengthKeyword: SchemaKeyword {
+final class MinLengthKeyword: SchemaKeyword {
     static let name = "minLength"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MinLengthKeyword? {
         MinLengthKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `minProperties`: an object must have at least this many members.
-struct MinPropertiesKeyword: SchemaKeyword {
+final class MinPropertiesKeyword: SchemaKeyword {
     static let name = "minProperties"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
     let location: KeywordLocation
+
+    init(limit: Int, location: KeywordLocation) {
+        self.limit = limit
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MinPropertiesKeyword? {
         MinPropertiesKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))

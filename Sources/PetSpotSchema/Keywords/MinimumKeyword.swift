@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `minimum`: a number must be at least the limit.
-struct MinimumKeyword: SchemaKeyword {
+final class MinimumKeyword: SchemaKeyword {
     static let name = "minimum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
     let location: KeywordLocation
+
+    init(bound: NumericBound, location: KeywordLocation) {
+        self.bound = bound
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MinimumKeyword? {
         MinimumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `multipleOf`: a number must be an integer multiple of the divisor (exactly, in decimal).
-struct MultipleOfKeyword: SchemaKeyword {
+final class MultipleOfKeyword: SchemaKeyword {
     static let name = "multipleOf"
     static let vocabulary: Vocabularies? = .validation
     let divisor: JSONNumber
     let location: KeywordLocation
+
+    init(divisor: JSONNumber, location: KeywordLocation) {
+        self.divisor = divisor
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MultipleOfKeyword? {
         let divisor = try schema.number(name, value)

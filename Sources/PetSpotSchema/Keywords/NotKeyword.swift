@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `not`: the instance must not be valid against the subschema.
-struct NotKeyword: SchemaKeyword {
+final class NotKeyword: SchemaKeyword {
     static let name = "not"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
     let location: KeywordLocation
+
+    init(node: SchemaNode, location: KeywordLocation) {
+        self.node = node
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> NotKeyword? {
         NotKeyword(node: try schema.subschema(name), location: schema.location(of: name))

@@ -7,7 +7,7 @@ import PetSpotJSON
 /// - `properties`: a member with a listed name must be valid against that name's subschema;
 /// - `patternProperties`: a member whose name matches a pattern must be valid against its subschema;
 /// - `additionalProperties`: any other member must be valid against its subschema.
-struct ObjectMembersKeyword: SchemaKeyword {
+final class ObjectMembersKeyword: SchemaKeyword {
     static let name = "properties"
     static let names = ["properties", "patternProperties", "additionalProperties"]
     static let vocabulary: Vocabularies? = .applicator
@@ -17,6 +17,15 @@ struct ObjectMembersKeyword: SchemaKeyword {
     let propertiesLocation: KeywordLocation
     let patternPropertiesLocation: KeywordLocation
     let additionalPropertiesLocation: KeywordLocation
+
+    init(properties: PropertyTable?, patternProperties: [(pattern: RegexPattern, node: SchemaNode)], additionalProperties: SchemaNode?, propertiesLocation: KeywordLocation, patternPropertiesLocation: KeywordLocation, additionalPropertiesLocation: KeywordLocation) {
+        self.properties = properties
+        self.patternProperties = patternProperties
+        self.additionalProperties = additionalProperties
+        self.propertiesLocation = propertiesLocation
+        self.patternPropertiesLocation = patternPropertiesLocation
+        self.additionalPropertiesLocation = additionalPropertiesLocation
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ObjectMembersKeyword? {
         var properties: PropertyTable?
@@ -52,7 +61,7 @@ struct ObjectMembersKeyword: SchemaKeyword {
             if let table = walksNames(object) {
                 for position in table.names.indices {
                     guard let found = Self.member(of: object, namedAt: position, in: table) else { continue }
-                    if try !evaluator.isValid(table.nodes[position], object.values[found]) { return false }
+                    if try !evaluator.isValid(table.nodes, position, object.values[found]) { return false }
                 }
                 return true
             }
@@ -66,7 +75,7 @@ struct ObjectMembersKeyword: SchemaKeyword {
             let values = valueSlice.span
             for index in keys.indices {
                 if let position = table.position(of: keys[index], hint: &hint) {
-                    if try !evaluator.isValid(table.nodes[position], values[index]) { return false }
+                    if try !evaluator.isValid(table.nodes, position, values[index]) { return false }
                 } else if let additionalProperties {
                     if additionalProperties.booleanValue == false { return false }
                     if try !evaluator.isValid(additionalProperties, values[index]) { return false }

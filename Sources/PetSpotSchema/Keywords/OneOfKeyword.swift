@@ -1,19 +1,24 @@
 import PetSpotJSON
 
 /// `oneOf`: the instance must be valid against exactly one subschema.
-struct OneOfKeyword: SchemaKeyword {
+final class OneOfKeyword: SchemaKeyword {
     static let name = "oneOf"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: [SchemaNode]
+    let nodes: Subschemas
     let location: KeywordLocation
 
+    init(nodes: Subschemas, location: KeywordLocation) {
+        self.nodes = nodes
+        self.location = location
+    }
+
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> OneOfKeyword? {
-        OneOfKeyword(nodes: try schema.schemaArray(name, value), location: schema.location(of: name))
+        OneOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
     func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         var validCount = 0
-        for position in nodes.indices where try evaluator.isValid(nodes[position], instance) {
+        for position in nodes.indices where try evaluator.isValid(nodes, position, instance) {
             validCount += 1
             if validCount > 1 { return false }
         }

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `pattern`: a string must contain a match of the ECMA-262 regular expression.
-struct PatternKeyword: SchemaKeyword {
+final class PatternKeyword: SchemaKeyword {
     static let name = "pattern"
     static let vocabulary: Vocabularies? = .validation
     let pattern: RegexPattern
     let location: KeywordLocation
+
+    init(pattern: RegexPattern, location: KeywordLocation) {
+        self.pattern = pattern
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> PatternKeyword? {
         guard case .string(let source) = value else { throw schema.fail(name, "pattern must be a string") }

@@ -2,19 +2,24 @@ import PetSpotJSON
 
 /// `prefixItems`: each of the array's first items must be valid against the subschema at its
 /// position.
-struct PrefixItemsKeyword: SchemaKeyword {
+final class PrefixItemsKeyword: SchemaKeyword {
     static let name = "prefixItems"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: [SchemaNode]
+    let nodes: Subschemas
     let location: KeywordLocation
 
+    init(nodes: Subschemas, location: KeywordLocation) {
+        self.nodes = nodes
+        self.location = location
+    }
+
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> PrefixItemsKeyword? {
-        PrefixItemsKeyword(nodes: try schema.schemaArray(name, value), location: schema.location(of: name))
+        PrefixItemsKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
     func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .array(let items) = copy instance else { return true }
-        for position in 0..<min(items.count, nodes.count) where try !evaluator.isValid(nodes[position], items[position]) { return false }
+        for position in 0..<min(items.count, nodes.count) where try !evaluator.isValid(nodes, position, items[position]) { return false }
         return true
     }
 

@@ -1,11 +1,16 @@
 import PetSpotJSON
 
 /// `propertyNames`: every member name of the object, as a string, must be valid against the subschema.
-struct PropertyNamesKeyword: SchemaKeyword {
+final class PropertyNamesKeyword: SchemaKeyword {
     static let name = "propertyNames"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
     let location: KeywordLocation
+
+    init(node: SchemaNode, location: KeywordLocation) {
+        self.node = node
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> PropertyNamesKeyword? {
         PropertyNamesKeyword(node: try schema.subschema(name), location: schema.location(of: name))

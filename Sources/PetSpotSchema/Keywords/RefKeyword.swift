@@ -2,12 +2,17 @@ import PetSpotJSON
 
 /// `$ref`: the instance must be valid against the referenced schema (in this document or the
 /// registry; a forwarding node when the reference closes a cycle).
-struct RefKeyword: SchemaKeyword {
+final class RefKeyword: SchemaKeyword {
     static let name = "$ref"
     static let vocabulary: Vocabularies? = nil
     /// The referenced schema.
     let target: SchemaNode
     let location: KeywordLocation
+
+    init(target: SchemaNode, location: KeywordLocation) {
+        self.target = target
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> RefKeyword? {
         guard case .string(let reference) = value else { throw schema.fail(name, "$ref must be a string") }

@@ -2,12 +2,17 @@ import PetSpotJSON
 
 /// `required`: an object must have a member of each name. Runs right after `type`: it is cheap
 /// and decisive. An empty list compiles to nothing.
-struct RequiredKeyword: SchemaKeyword {
+final class RequiredKeyword: SchemaKeyword {
     static let name = "required"
     static let vocabulary: Vocabularies? = .validation
     static let order = KeywordOrder.second
     let names: PropertyNameList
     let location: KeywordLocation
+
+    init(names: PropertyNameList, location: KeywordLocation) {
+        self.names = names
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> RequiredKeyword? {
         let names = try schema.strings(name, value, "required must be an array of strings")

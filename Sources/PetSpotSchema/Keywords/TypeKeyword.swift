@@ -2,12 +2,17 @@ import PetSpotJSON
 
 /// `type`: the instance must be of one of the named types (`integer` admits any number with a
 /// zero fractional part). Runs first: it is the cheapest check that rules out most wrong instances.
-struct TypeKeyword: SchemaKeyword {
+final class TypeKeyword: SchemaKeyword {
     static let name = "type"
     static let vocabulary: Vocabularies? = .validation
     static let order = KeywordOrder.first
     let types: InstanceTypes
     let location: KeywordLocation
+
+    init(types: InstanceTypes, location: KeywordLocation) {
+        self.types = types
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> TypeKeyword? {
         var types: InstanceTypes = []

@@ -3,13 +3,18 @@ import PetSpotJSON
 /// `unevaluatedProperties`: every member that no sibling keyword (nor a valid subschema of one)
 /// evaluated must be valid against the subschema. It runs last and reads its siblings'
 /// annotations, so its schema always runs ``validate(_:_:_:)`` with them.
-struct UnevaluatedPropertiesKeyword: SchemaKeyword {
+final class UnevaluatedPropertiesKeyword: SchemaKeyword {
     static let name = "unevaluatedProperties"
     static let vocabulary: Vocabularies? = .unevaluated
     static let order = KeywordOrder.last
     static let needsAnnotations = true
     let node: SchemaNode
     let location: KeywordLocation
+
+    init(node: SchemaNode, location: KeywordLocation) {
+        self.node = node
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> UnevaluatedPropertiesKeyword? {
         UnevaluatedPropertiesKeyword(node: try schema.subschema(name), location: schema.location(of: name))

@@ -1,10 +1,14 @@
 import PetSpotJSON
 
 /// `uniqueItems: true`: no two items of an array may be equal (`false` compiles to nothing).
-struct UniqueItemsKeyword: SchemaKeyword {
+final class UniqueItemsKeyword: SchemaKeyword {
     static let name = "uniqueItems"
     static let vocabulary: Vocabularies? = .validation
     let location: KeywordLocation
+
+    init(location: KeywordLocation) {
+        self.location = location
+    }
 
     static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> UniqueItemsKeyword? {
         guard case .bool(let unique) = value else { throw schema.fail(name, "uniqueItems must be a Boolean") }

@@ -6,7 +6,7 @@ import PetSpotJSON
 /// ``Draft202012/keywords`` (the vocabulary table the compiler walks). A compiled keyword is
 /// immutable (`let`s only) and stores what it needs, precomputed, including its own
 /// ``KeywordLocation``. A class, so that the fast path calls it in place, without copying it
-/// or counting references (``KeywordCall``). It has two ways to check an instance, which must
+/// or counting references (``KeywordFastPath``). It has two ways to check an instance, which must
 /// agree on valid versus invalid:
 ///
 /// - ``isValid(_:_:)``, the fast path: no errors, no annotations, stop at the first failure;

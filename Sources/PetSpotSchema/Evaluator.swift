@@ -107,7 +107,7 @@ struct Evaluator {
         depth += 1
         if depth > maxDepth { throw tooDeep(target) }
         // Each keyword is called in place, without reference counting.
-        let keywords = target.unretainedFastPaths
+        let keywords = target.unretainedKeywords
         for index in keywords.indices
         where try !keywords[index].withObject({ keyword throws(SchemaEvaluationError) in try keyword.isValid(instance, &self) }) {
             depth -= 1

@@ -4,10 +4,10 @@ import PetSpotJSON
 ///
 /// Each keyword is one final class in one file under `Keywords/`, listed once in
 /// ``Draft202012/keywords`` (the vocabulary table the compiler walks). A compiled keyword is
-/// immutable (`let`s only) and stores what it needs, precomputed, including its own
-/// ``KeywordLocation``. A class, so that the fast path calls it in place, without copying it
-/// or counting references (``KeywordFastPath``). It has two ways to check an instance, which must
-/// agree on valid versus invalid:
+/// immutable (`let`s of `Sendable` types only) and stores what it needs, precomputed, including
+/// its own ``KeywordLocation``. It subclasses ``CompiledKeyword``, so that the fast path calls
+/// it in place, through one vtable entry, without copying it or counting references. It has two
+/// ways to check an instance, which must agree on valid versus invalid:
 ///
 /// - ``isValid(_:_:)``, the fast path: no errors, no annotations, stop at the first failure;
 /// - ``validate(_:_:_:)``: report each failure located (``Evaluator/report(_:_:at:)``, a no-op
@@ -15,7 +15,7 @@ import PetSpotJSON
 ///   (for `unevaluated*`), and go on after a failure when collecting.
 ///
 /// A keyword that does not apply to the instance's type says nothing (returns true).
-protocol SchemaKeyword: AnyObject, Sendable {
+protocol SchemaKeyword: CompiledKeyword, Sendable {
     /// The keyword as written in a schema.
     static var name: String { get }
     /// Every name this type compiles from (default: ``name``). The object-member applicators
@@ -53,37 +53,21 @@ extension SchemaKeyword {
     static var needsAnnotations: Bool { false }
 }
 
-/// A keyword's fast path as its schema stores it (``SchemaNode/fastPaths``): one class with
-/// one overridable method, so that ``Evaluator`` calls it through a vtable entry on an
-/// unretained reference, copying nothing and counting no references (calling a protocol
-/// requirement on an existential read from an array copies the existential first). Stateless;
-/// only ``KeywordFastPathOf`` is ever made.
-class KeywordFastPath: @unchecked Sendable {
-    fileprivate init() {}
+/// The base class of every keyword: the one method the fast path calls, through a vtable entry on
+/// an unretained reference (``SchemaNode/unretainedKeywords``), copying nothing and counting no
+/// references. (A protocol requirement called on an existential read from an array copies the
+/// existential first: a retain and a release per keyword, and value-witness calls.)
+///
+/// `@unchecked Sendable` because a non-final class cannot be checked; it has no state, and its
+/// subclasses, the keywords, hold `let`s of `Sendable` types only (`KeywordTableTests` fails
+/// on a `var` in `Keywords/`). Each subclass restates `@unchecked Sendable`, as Swift requires.
+class CompiledKeyword: @unchecked Sendable {
+    init() {}
 
-    /// The keyword's ``SchemaKeyword/isValid(_:_:)``.
+    /// The keyword's ``SchemaKeyword/isValid(_:_:)``; every keyword overrides it.
     func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
-        preconditionFailure("KeywordFastPath is abstract: only KeywordFastPathOf is made")
+        preconditionFailure("\(Self.self) does not override isValid")
     }
-}
-
-/// The fast path of a keyword of type `Keyword`. (Sendable as its only state, a `let` of a
-/// `Sendable` keyword, makes it; the compiler checks no subclass of an unchecked class.)
-final class KeywordFastPathOf<Keyword: SchemaKeyword>: KeywordFastPath, @unchecked Sendable {
-    let keyword: Keyword
-
-    init(_ keyword: Keyword) {
-        self.keyword = keyword
-    }
-
-    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
-        try keyword.isValid(instance, &evaluator)
-    }
-}
-
-extension SchemaKeyword {
-    /// This keyword's fast path, for its schema to store.
-    var fastPath: KeywordFastPath { KeywordFastPathOf(self) }
 }
 
 /// Where a keyword runs among the keywords of its schema. Keywords of one order run in the

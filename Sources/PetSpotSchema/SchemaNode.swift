@@ -12,10 +12,9 @@ final class SchemaNode: Sendable {
     let booleanValue: Bool?
     /// Keywords in evaluation order (see ``KeywordOrder``).
     let keywords: [any SchemaKeyword]
-    /// ``keywords``' fast paths, in the same order.
-    let fastPaths: [KeywordFastPath]
-    /// ``fastPaths`` unretained (owned by ``fastPaths``: see ``UnretainedReference``), for ``Evaluator``.
-    let unretainedFastPaths: [UnretainedReference<KeywordFastPath>]
+    /// ``keywords`` unretained (owned by ``keywords``: see ``UnretainedReference``), for the
+    /// fast path of ``Evaluator``.
+    let unretainedKeywords: [UnretainedReference<CompiledKeyword>]
     /// Absolute URI of this schema (`base#pointer`), for `absoluteKeywordLocation`.
     let absoluteLocation: String
     /// Index of the schema resource (`$id` scope) this node belongs to in ``CompiledSchema``.
@@ -34,8 +33,7 @@ final class SchemaNode: Sendable {
     init(boolean: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = boolean
         keywords = []
-        fastPaths = []
-        unretainedFastPaths = []
+        unretainedKeywords = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false
@@ -48,9 +46,7 @@ final class SchemaNode: Sendable {
     init(keywords: [any SchemaKeyword], tracksEvaluation: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         self.keywords = keywords
-        let fastPaths = keywords.map(\.fastPath)
-        self.fastPaths = fastPaths
-        unretainedFastPaths = fastPaths.map(UnretainedReference.init)
+        unretainedKeywords = keywords.map { UnretainedReference($0 as CompiledKeyword) }
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         self.tracksEvaluation = tracksEvaluation
@@ -67,8 +63,7 @@ final class SchemaNode: Sendable {
     init(forwardingTo forward: Int, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         keywords = []
-        fastPaths = []
-        unretainedFastPaths = []
+        unretainedKeywords = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false

@@ -52,12 +52,35 @@ struct KeywordTableTests {
         }
     }
 
-    @Test("one keyword type per file in Keywords/, the file named after it")
+    @Test("one keyword type per file in Keywords/, the file named after it, overriding isValid")
     func oneKeywordPerFile() throws {
         let declared = try Self.declaredKeywordTypes()
         for (type, file) in declared {
             #expect(file == "Keywords/\(type).swift", "\(type) is declared in \(file)")
+            // Without its override, the base class's isValid would stop the fast path.
+            let text = try String(contentsOf: Self.keywordsFolder.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("override func isValid("), "\(type) does not override isValid")
         }
+    }
+
+    /// Keywords are `@unchecked Sendable` (their base class, `CompiledKeyword`, cannot be checked):
+    /// this is the check in its place. A keyword holds `let`s only; a `var` member would be
+    /// state shared by every thread validating with the schema.
+    @Test("keywords hold no mutable state: no var member in Keywords/")
+    func keywordsHoldNoVar() throws {
+        let member = try Regex(#"(?m)^    (?:(?:private|fileprivate|internal|package|public|static|class|lazy|nonisolated|weak|unowned)(?:\([^)]*\))?\s+)*var\s+(\w+)"#)
+        var offending: [String] = []
+        let folder = Self.keywordsFolder.appendingPathComponent("Keywords")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for match in text.matches(of: member) {
+                // Computed properties (`var x: T {`) hold nothing.
+                let line = text[match.range.lowerBound...].prefix { $0 != "\n" }
+                if line.hasSuffix("{") { continue }
+                offending.append("\(name): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(offending.isEmpty, "stored var in a keyword: \(offending)")
     }
 
     /// Draft 2020-12 keywords that no table entry compiles by name: read by another keyword

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `allOf`: the instance must be valid against every subschema.
-final class AllOfKeyword: SchemaKeyword {
+final class AllOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "allOf"
     static let vocabulary: Vocabularies? = .applicator
     let nodes: Subschemas
@@ -16,7 +16,7 @@ final class AllOfKeyword: SchemaKeyword {
         AllOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         for position in nodes.indices where try !evaluator.isValid(nodes, position, instance) { return false }
         return true
     }

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `anyOf`: the instance must be valid against at least one subschema. The errors of failed
 /// branches are kept only when every branch fails, after a summary.
-final class AnyOfKeyword: SchemaKeyword {
+final class AnyOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "anyOf"
     static let vocabulary: Vocabularies? = .applicator
     let nodes: Subschemas
@@ -17,7 +17,7 @@ final class AnyOfKeyword: SchemaKeyword {
         AnyOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         for position in nodes.indices where try evaluator.isValid(nodes, position, instance) { return true }
         return false
     }

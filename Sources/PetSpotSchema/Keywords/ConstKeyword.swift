@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `const`: the instance must equal the value (numbers by value, strings by code points).
-final class ConstKeyword: SchemaKeyword {
+final class ConstKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "const"
     static let vocabulary: Vocabularies? = .validation
     let value: JSONValue
@@ -16,7 +16,7 @@ final class ConstKeyword: SchemaKeyword {
         ConstKeyword(value: value, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         value == copy instance
     }
 

@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `contains` with its siblings `minContains` and `maxContains` (validation vocabulary): the
 /// array must have between `minContains` (default 1) and `maxContains` items valid against the
 /// subschema. `minContains` and `maxContains` alone do nothing.
-final class ContainsKeyword: SchemaKeyword {
+final class ContainsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "contains"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
@@ -33,7 +33,7 @@ final class ContainsKeyword: SchemaKeyword {
             minimumLocation: schema.location(of: "minContains"), maximumLocation: schema.location(of: "maxContains"))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .array(let items) = copy instance else { return true }
         var matches = 0
         for position in items.indices where try evaluator.isValid(node, items[position]) {

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `dependentRequired`: when an object has a member named by a key, it must also have the
 /// members that key lists.
-final class DependentRequiredKeyword: SchemaKeyword {
+final class DependentRequiredKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "dependentRequired"
     static let vocabulary: Vocabularies? = .validation
     let dependencies: [(name: String, required: [String])]
@@ -23,7 +23,7 @@ final class DependentRequiredKeyword: SchemaKeyword {
         return DependentRequiredKeyword(dependencies: dependencies, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .object(let object) = copy instance else { return true }
         for dependency in dependencies where Evaluator.has(object, dependency.name) {
             for name in dependency.required where !Evaluator.has(object, name) { return false }

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `dependentSchemas`: when the object has a member named by a key, the whole object must be
 /// valid against that key's subschema.
-final class DependentSchemasKeyword: SchemaKeyword {
+final class DependentSchemasKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "dependentSchemas"
     static let vocabulary: Vocabularies? = .applicator
     let dependencies: [(name: String, node: SchemaNode)]
@@ -17,7 +17,7 @@ final class DependentSchemasKeyword: SchemaKeyword {
         DependentSchemasKeyword(dependencies: try schema.schemaMap(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .object(let object) = copy instance else { return true }
         for dependency in dependencies where Evaluator.has(object, dependency.name) {
             if try !evaluator.isValid(dependency.node, instance) { return false }

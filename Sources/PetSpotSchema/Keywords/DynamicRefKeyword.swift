@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `$dynamicRef`: like `$ref`, but when it names a `$dynamicAnchor` its target is the outermost
 /// schema resource in the dynamic scope with that anchor.
-final class DynamicRefKeyword: SchemaKeyword {
+final class DynamicRefKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "$dynamicRef"
     static let vocabulary: Vocabularies? = nil
     /// The statically resolved target.
@@ -39,7 +39,7 @@ final class DynamicRefKeyword: SchemaKeyword {
         return evaluator.dynamicTarget(anchor: anchor) ?? initial
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         try evaluator.isValid(target(evaluator), instance)
     }
 

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `enum`: the instance must equal one of the values (numbers by value, strings by code points).
-final class EnumKeyword: SchemaKeyword {
+final class EnumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "enum"
     static let vocabulary: Vocabularies? = .validation
     let values: [JSONValue]
@@ -29,7 +29,7 @@ final class EnumKeyword: SchemaKeyword {
         return EnumKeyword(values: values, strings: strings, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard let strings else { return values.contains(copy instance) }
         switch instance {
         case .string(let text):

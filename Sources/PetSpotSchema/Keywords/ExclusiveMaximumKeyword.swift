@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `exclusiveMaximum`: a number must be below the limit.
-final class ExclusiveMaximumKeyword: SchemaKeyword {
+final class ExclusiveMaximumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "exclusiveMaximum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
@@ -16,7 +16,7 @@ final class ExclusiveMaximumKeyword: SchemaKeyword {
         ExclusiveMaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .number(let number): bound.compare(number) < 0
         default: true

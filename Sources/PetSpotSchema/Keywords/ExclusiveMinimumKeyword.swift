@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `exclusiveMinimum`: a number must be above the limit.
-final class ExclusiveMinimumKeyword: SchemaKeyword {
+final class ExclusiveMinimumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "exclusiveMinimum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
@@ -16,7 +16,7 @@ final class ExclusiveMinimumKeyword: SchemaKeyword {
         ExclusiveMinimumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .number(let number): bound.compare(number) > 0
         default: true

@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `format`: an annotation by default (compiles to nothing); an assertion that a string is a
 /// valid date, email, URI, ... when ``SchemaOptions/assertFormat`` is set or the meta-schema
 /// asks for format assertion. Unknown format names never assert.
-final class FormatKeyword: SchemaKeyword {
+final class FormatKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "format"
     /// Always read: its value must be a string even where it only annotates.
     static let vocabulary: Vocabularies? = nil
@@ -21,7 +21,7 @@ final class FormatKeyword: SchemaKeyword {
         return FormatKeyword(format: format, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         format.accepts(copy instance)
     }
 

@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `if` with its siblings `then` and `else`: when the instance is valid against `if` it must be
 /// valid against `then`, otherwise against `else` (each optional). `then` and `else` alone do
 /// nothing. The errors of `if` itself are never reported.
-final class IfKeyword: SchemaKeyword {
+final class IfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "if"
     static let vocabulary: Vocabularies? = .applicator
     let condition: SchemaNode
@@ -29,7 +29,7 @@ final class IfKeyword: SchemaKeyword {
             thenLocation: schema.location(of: "then"), elseLocation: schema.location(of: "else"))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         if try evaluator.isValid(condition, instance) {
             guard let then else { return true }
             return try evaluator.isValid(then, instance)

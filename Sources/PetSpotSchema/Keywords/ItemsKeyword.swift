@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `items`: every item after those of the sibling `prefixItems` must be valid against the subschema.
-final class ItemsKeyword: SchemaKeyword {
+final class ItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "items"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
@@ -21,7 +21,7 @@ final class ItemsKeyword: SchemaKeyword {
         return ItemsKeyword(node: try schema.subschema(name), prefixCount: prefixCount, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .array(let items) = copy instance, prefixCount < items.count else { return true }
         for position in prefixCount..<items.count where try !evaluator.isValid(node, items[position]) { return false }
         return true

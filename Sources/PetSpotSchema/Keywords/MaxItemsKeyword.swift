@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `maxItems`: an array must have at most this many items.
-final class MaxItemsKeyword: SchemaKeyword {
+final class MaxItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maxItems"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MaxItemsKeyword: SchemaKeyword {
         MaxItemsKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .array(let items): items.count <= limit
         default: true

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `maxLength`: a string must have at most this many code points.
-final class MaxLengthKeyword: SchemaKeyword {
+final class MaxLengthKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maxLength"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MaxLengthKeyword: SchemaKeyword {
         MaxLengthKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         // A string has at most as many code points as UTF-8 bytes: count them only past the limit.
         case .string(let text): text.utf8.count <= limit || text.unicodeScalars.count <= limit

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `maxProperties`: an object must have at most this many members.
-final class MaxPropertiesKeyword: SchemaKeyword {
+final class MaxPropertiesKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maxProperties"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MaxPropertiesKeyword: SchemaKeyword {
         MaxPropertiesKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .object(let object): object.count <= limit
         default: true

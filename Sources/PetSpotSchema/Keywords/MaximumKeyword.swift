@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `maximum`: a number must be at most the limit.
-final class MaximumKeyword: SchemaKeyword {
+final class MaximumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maximum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
@@ -16,7 +16,7 @@ final class MaximumKeyword: SchemaKeyword {
         MaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .number(let number): bound.compare(number) <= 0
         default: true

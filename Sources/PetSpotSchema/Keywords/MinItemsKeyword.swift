@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `minItems`: an array must have at least this many items.
-final class MinItemsKeyword: SchemaKeyword {
+final class MinItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "minItems"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MinItemsKeyword: SchemaKeyword {
         MinItemsKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .array(let items): items.count >= limit
         default: true

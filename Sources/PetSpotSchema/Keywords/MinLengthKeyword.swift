@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `minLength`: a string must have at least this many code points.
-final class MinLengthKeyword: SchemaKeyword {
+final class MinLengthKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "minLength"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MinLengthKeyword: SchemaKeyword {
         MinLengthKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .string(let text):
             // Code points are between bytes/4 and bytes; count them only when that matters.

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `minProperties`: an object must have at least this many members.
-final class MinPropertiesKeyword: SchemaKeyword {
+final class MinPropertiesKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "minProperties"
     static let vocabulary: Vocabularies? = .validation
     let limit: Int
@@ -16,7 +16,7 @@ final class MinPropertiesKeyword: SchemaKeyword {
         MinPropertiesKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .object(let object): object.count >= limit
         default: true

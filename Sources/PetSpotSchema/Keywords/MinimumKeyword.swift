@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `minimum`: a number must be at least the limit.
-final class MinimumKeyword: SchemaKeyword {
+final class MinimumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "minimum"
     static let vocabulary: Vocabularies? = .validation
     let bound: NumericBound
@@ -16,7 +16,7 @@ final class MinimumKeyword: SchemaKeyword {
         MinimumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .number(let number): bound.compare(number) >= 0
         default: true

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `multipleOf`: a number must be an integer multiple of the divisor (exactly, in decimal).
-final class MultipleOfKeyword: SchemaKeyword {
+final class MultipleOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "multipleOf"
     static let vocabulary: Vocabularies? = .validation
     let divisor: JSONNumber
@@ -18,7 +18,7 @@ final class MultipleOfKeyword: SchemaKeyword {
         return MultipleOfKeyword(divisor: divisor, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .number(let number) = copy instance else { return true }
         return number.isMultiple(of: divisor)
     }

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `not`: the instance must not be valid against the subschema.
-final class NotKeyword: SchemaKeyword {
+final class NotKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "not"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
@@ -16,7 +16,7 @@ final class NotKeyword: SchemaKeyword {
         NotKeyword(node: try schema.subschema(name), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         try !evaluator.isValid(node, instance)
     }
 

@@ -7,7 +7,7 @@ import PetSpotJSON
 /// - `properties`: a member with a listed name must be valid against that name's subschema;
 /// - `patternProperties`: a member whose name matches a pattern must be valid against its subschema;
 /// - `additionalProperties`: any other member must be valid against its subschema.
-final class ObjectMembersKeyword: SchemaKeyword {
+final class ObjectMembersKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "properties"
     static let names = ["properties", "patternProperties", "additionalProperties"]
     static let vocabulary: Vocabularies? = .applicator
@@ -55,7 +55,7 @@ final class ObjectMembersKeyword: SchemaKeyword {
         return table
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .object(let object):
             if let table = walksNames(object) {

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `oneOf`: the instance must be valid against exactly one subschema.
-final class OneOfKeyword: SchemaKeyword {
+final class OneOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "oneOf"
     static let vocabulary: Vocabularies? = .applicator
     let nodes: Subschemas
@@ -16,7 +16,7 @@ final class OneOfKeyword: SchemaKeyword {
         OneOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         var validCount = 0
         for position in nodes.indices where try evaluator.isValid(nodes, position, instance) {
             validCount += 1

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `pattern`: a string must contain a match of the ECMA-262 regular expression.
-final class PatternKeyword: SchemaKeyword {
+final class PatternKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "pattern"
     static let vocabulary: Vocabularies? = .validation
     let pattern: RegexPattern
@@ -17,7 +17,7 @@ final class PatternKeyword: SchemaKeyword {
         return PatternKeyword(pattern: try schema.pattern(name, source), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .string(let text): try evaluator.matches(pattern, text, location)
         default: true

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `prefixItems`: each of the array's first items must be valid against the subschema at its
 /// position.
-final class PrefixItemsKeyword: SchemaKeyword {
+final class PrefixItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "prefixItems"
     static let vocabulary: Vocabularies? = .applicator
     let nodes: Subschemas
@@ -17,7 +17,7 @@ final class PrefixItemsKeyword: SchemaKeyword {
         PrefixItemsKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .array(let items) = copy instance else { return true }
         for position in 0..<min(items.count, nodes.count) where try !evaluator.isValid(nodes, position, items[position]) { return false }
         return true

@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `propertyNames`: every member name of the object, as a string, must be valid against the subschema.
-final class PropertyNamesKeyword: SchemaKeyword {
+final class PropertyNamesKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "propertyNames"
     static let vocabulary: Vocabularies? = .applicator
     let node: SchemaNode
@@ -16,7 +16,7 @@ final class PropertyNamesKeyword: SchemaKeyword {
         PropertyNamesKeyword(node: try schema.subschema(name), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .object(let object) = copy instance else { return true }
         for key in object.keys where try !evaluator.isValid(node, .string(key)) { return false }
         return true

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `$ref`: the instance must be valid against the referenced schema (in this document or the
 /// registry; a forwarding node when the reference closes a cycle).
-final class RefKeyword: SchemaKeyword {
+final class RefKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "$ref"
     static let vocabulary: Vocabularies? = nil
     /// The referenced schema.
@@ -20,7 +20,7 @@ final class RefKeyword: SchemaKeyword {
         return RefKeyword(target: try schema.compiler.node(at: target, vocabularies: nil), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         try evaluator.isValid(target, instance)
     }
 

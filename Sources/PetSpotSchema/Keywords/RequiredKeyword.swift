@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `required`: an object must have a member of each name. Runs right after `type`: it is cheap
 /// and decisive. An empty list compiles to nothing.
-final class RequiredKeyword: SchemaKeyword {
+final class RequiredKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "required"
     static let vocabulary: Vocabularies? = .validation
     static let order = KeywordOrder.second
@@ -19,7 +19,7 @@ final class RequiredKeyword: SchemaKeyword {
         return names.isEmpty ? nil : RequiredKeyword(names: PropertyNameList(names), location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         // A borrowing switch reads the members in place (a `guard case` would copy them).
         switch instance {
         case .object(let object): names.allPresent(in: object.keys)

@@ -2,7 +2,7 @@ import PetSpotJSON
 
 /// `type`: the instance must be of one of the named types (`integer` admits any number with a
 /// zero fractional part). Runs first: it is the cheapest check that rules out most wrong instances.
-final class TypeKeyword: SchemaKeyword {
+final class TypeKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "type"
     static let vocabulary: Vocabularies? = .validation
     static let order = KeywordOrder.first
@@ -33,7 +33,7 @@ final class TypeKeyword: SchemaKeyword {
         return TypeKeyword(types: types, location: schema.location(of: name))
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         types.admits(instance)
     }
 

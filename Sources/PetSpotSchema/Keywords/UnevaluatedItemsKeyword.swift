@@ -3,7 +3,7 @@ import PetSpotJSON
 /// `unevaluatedItems`: every item that no sibling keyword (nor a valid subschema of one)
 /// evaluated must be valid against the subschema. It runs last and reads its siblings'
 /// annotations, so its schema always runs ``validate(_:_:_:)`` with them.
-final class UnevaluatedItemsKeyword: SchemaKeyword {
+final class UnevaluatedItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "unevaluatedItems"
     static let vocabulary: Vocabularies? = .unevaluated
     static let order = KeywordOrder.last
@@ -22,7 +22,7 @@ final class UnevaluatedItemsKeyword: SchemaKeyword {
 
     /// Without annotations there is nothing to judge: true. (Not reached: a schema with this
     /// keyword collects annotations, so it runs ``validate(_:_:_:)``.)
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         try validate(instance, &evaluator, nil)
     }
 

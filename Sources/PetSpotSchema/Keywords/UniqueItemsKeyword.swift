@@ -1,7 +1,7 @@
 import PetSpotJSON
 
 /// `uniqueItems: true`: no two items of an array may be equal (`false` compiles to nothing).
-final class UniqueItemsKeyword: SchemaKeyword {
+final class UniqueItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "uniqueItems"
     static let vocabulary: Vocabularies? = .validation
     let location: KeywordLocation
@@ -15,7 +15,7 @@ final class UniqueItemsKeyword: SchemaKeyword {
         return unique ? UniqueItemsKeyword(location: schema.location(of: name)) : nil
     }
 
-    func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
+    override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {
         case .array(let items): Self.firstDuplicate(items) == nil
         default: true

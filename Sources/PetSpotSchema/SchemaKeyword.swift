@@ -30,7 +30,8 @@ protocol SchemaKeyword: CompiledKeyword, Sendable {
     /// schema must collect them.
     static var needsAnnotations: Bool { get }
 
-    /// The compiled keyword, or nil when it asserts nothing (`uniqueItems: false`, an annotation-only `format`).
+    /// The compiled keyword, or nil when it asserts nothing (`uniqueItems: false`, a `format`
+    /// that only annotates).
     /// - Parameters:
     ///   - value: The keyword's value in the schema.
     ///   - schema: The schema the keyword is in: its siblings, its location, subschema compilation.

@@ -1,9 +1,9 @@
 /// The validator's only unsafe code: a reference that calls into its object without
 /// reference counting, for the fast path's innermost calls (each keyword of a schema, a
 /// schema's `$ref` target, a keyword's subschemas, a pattern's matcher, a matcher's automaton),
-/// where retain/release pairs would otherwise cost as much as the checks themselves: without it
-/// the validator runs at about half its speed (`bench --filter validator`, 2026-11-26:
-/// 275,000 against 552,000 create-request validations/s, same run).
+/// where retain/release pairs would otherwise cost as much as the checks themselves: with a
+/// strong reference in its place the validator runs at less than half its speed (2026-11-26,
+/// create-request payload: 405,000 against 923,000 validations per CPU-second, same run).
 ///
 /// Soundness rests on one invariant, kept by construction: **an `UnretainedReference` is stored
 /// only in an immutable (`let`-only) object that also holds a strong `let` reference to the same

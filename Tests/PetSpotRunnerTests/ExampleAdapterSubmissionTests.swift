@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PetSpotConcurrency
 import PetSpotHTTP
 import PetSpotJSON
@@ -9,51 +14,87 @@ import Testing
 // driven with v2 lines through a pipe, against the mock over HTTP on 127.0.0.1.
 
 /// An adapter process driven one question at a time through its standard input and output.
-final class SubmissionAdapterProcess {
+///
+/// Blocking reads and waits run on threads of their own, not on the concurrency pool, so that a
+/// slow adapter does not starve the tests that run beside it. The test's ends of the pipes are
+/// close-on-exec: a process another test spawns meanwhile cannot inherit them (and keep the
+/// adapter's standard input open after ``finish()`` closed it).
+final class SubmissionAdapterProcess: Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private var pending = Data()
+    private let pending = Locked(Data())
 
-    /// Starts `command` (an executable and its arguments). It is killed after `limit` seconds,
+    /// Starts `command` (an executable and its arguments). It is stopped after `limit` seconds,
     /// so that an adapter that never answers fails the test instead of hanging it.
-    init(_ command: [String], limit: Double = 60) throws {
+    init(_ command: [String], limit: Double = 90) throws {
+        for handle in [input.fileHandleForReading, input.fileHandleForWriting, output.fileHandleForReading, output.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.standardInput = input
         process.standardOutput = output
         try process.run()
         let process = self.process
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { if process.isRunning { process.terminate() } }
+        Thread.detachNewThread {
+            let deadline = Date(timeIntervalSinceNow: limit)
+            while process.isRunning {
+                if Date() >= deadline {
+                    process.terminate()
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
     }
 
     /// Writes `question` as one line and returns the answer line, parsed.
-    func ask(_ question: JSONObject) throws -> JSONObject {
+    func ask(_ question: JSONObject) async throws -> JSONObject {
         input.fileHandleForWriting.write(JSONValue.object(question).serializedData() + Data("\n".utf8))
-        while !pending.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw AdapterGone(question: JSONValue.object(question).serialized()) }
-            pending.append(chunk)
+        let reader = output.fileHandleForReading
+        let pending = self.pending
+        let line: Data? = await onOwnThread {
+            var buffer = pending.withLock { $0 }
+            while !buffer.contains(0x0A) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+            let end = buffer.firstIndex(of: 0x0A)!
+            pending.withLock { $0 = Data(buffer[(end + 1)...]) }
+            return Data(buffer[..<end])
         }
-        let end = pending.firstIndex(of: 0x0A)!
-        let line = pending[pending.startIndex..<end]
-        pending = Data(pending[(end + 1)...])
-        guard let answer = try JSONValue.parse(Data(line)).objectValue else {
+        guard let line else { throw AdapterGone(question: JSONValue.object(question).serialized()) }
+        guard let answer = try JSONValue.parse(line).objectValue else {
             throw AdapterGone(question: "answer is not an object: \(String(decoding: line, as: UTF8.self))")
         }
         return answer
     }
 
-    /// Closes standard input and returns the exit status.
-    func finish() -> Int32 {
+    /// Closes standard input and returns the exit status (stopping the adapter after `seconds`).
+    func finish(within seconds: Double = 90) async -> Int32 {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = self.process
+        return await onOwnThread {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     struct AdapterGone: Error, CustomStringConvertible {
         let question: String
         var description: String { "the adapter closed its output instead of answering \(question)" }
+    }
+}
+
+/// Runs `work` on a thread of its own and returns what it returns.
+func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }
 
@@ -246,32 +287,32 @@ enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvert
 
     var testDescription: String { rawValue }
 
-    func run(_ kind: SubmissionAdapterKind) throws {
+    func run(_ kind: SubmissionAdapterKind) async throws {
         let photo = try PhotoFile()
         defer { photo.remove() }
         switch self {
-        case .submitsValidReports: try Self.submitsValidReports(kind, photo)
-        case .serverErrorSaysSomethingWentWrong: try Self.serverError(kind, photo)
-        case .closedPortSaysNoConnection: try Self.closedPort(kind, photo)
-        case .cancelKeepsInputsAndTryAgainSubmits: try Self.cancelThenTryAgain(kind, photo)
-        case .timeoutSaysNoConnectionBeforeTheAnswer: try Self.timeout(kind, photo)
-        case .fractionalTimeoutIsNotCut: try Self.fractionalTimeout(kind, photo)
-        case .blockedReportSendsNothing: try Self.blocked(kind, photo)
-        case .specRuleRepeatsBothRequests: try Self.partialFailure(kind, photo, rule: "spec")
-        case .laterRuleRetriesOnlyTheUpload: try Self.partialFailure(kind, photo, rule: "later")
-        case .badQuestionsEndWithAReason: try Self.badQuestions(kind, photo)
+        case .submitsValidReports: try await Self.submitsValidReports(kind, photo)
+        case .serverErrorSaysSomethingWentWrong: try await Self.serverError(kind, photo)
+        case .closedPortSaysNoConnection: try await Self.closedPort(kind, photo)
+        case .cancelKeepsInputsAndTryAgainSubmits: try await Self.cancelThenTryAgain(kind, photo)
+        case .timeoutSaysNoConnectionBeforeTheAnswer: try await Self.timeout(kind, photo)
+        case .fractionalTimeoutIsNotCut: try await Self.fractionalTimeout(kind, photo)
+        case .blockedReportSendsNothing: try await Self.blocked(kind, photo)
+        case .specRuleRepeatsBothRequests: try await Self.partialFailure(kind, photo, rule: "spec")
+        case .laterRuleRetriesOnlyTheUpload: try await Self.partialFailure(kind, photo, rule: "later")
+        case .badQuestionsEndWithAReason: try await Self.badQuestions(kind, photo)
         }
     }
 
     /// A Missing and a Found report against the mock over HTTP; a v1 question between them.
-    static func submitsValidReports(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func submitsValidReports(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let server = MockHTTPServer(options: MockServerOptions(port: 0))
         let port = try server.start()
         defer { server.stop() }
         let adapter = try kind.start()
         let chip = Version2.uniqueChip()
         let inputs = Version2.missingInputs(chip: chip, photo: photo)
-        let answer = try adapter.ask(Version2.submit(id: 41, inputs: inputs, baseURL: "http://127.0.0.1:\(port)", photo: photo))
+        let answer = try await adapter.ask(Version2.submit(id: 41, inputs: inputs, baseURL: "http://127.0.0.1:\(port)", photo: photo))
         let password = try #require(Version2.expectSubmitted(answer, id: 41))
         #expect(server.backend.storedAnnouncementCount == 1)
         let id = try #require(server.backend.storedAnnouncementIdentifiers.first)
@@ -283,46 +324,46 @@ enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvert
         // Version 1 still answers with the payload, and sends nothing.
         var payloadQuestion = Version2.submit(id: 42, inputs: inputs, baseURL: "http://127.0.0.1:\(port)", photo: photo)
         payloadQuestion["v"] = 1
-        let payloadAnswer = try adapter.ask(payloadQuestion)
+        let payloadAnswer = try await adapter.ask(payloadQuestion)
         #expect(payloadAnswer["v"] == 1 && payloadAnswer["outcome"] == "submitted" && payloadAnswer["payload"]?["petName"] == "Rex")
         #expect(server.backend.storedAnnouncementCount == 1)
         var found = inputs
         for key in ["petName", "age", "reward"] { found[key] = nil }
         found["chipNumber"] = nil
-        let foundAnswer = try adapter.ask(Version2.submit(id: 43, flow: "found", inputs: found, baseURL: "http://127.0.0.1:\(port)", photo: photo))
+        let foundAnswer = try await adapter.ask(Version2.submit(id: 43, flow: "found", inputs: found, baseURL: "http://127.0.0.1:\(port)", photo: photo))
         #expect(Version2.expectSubmitted(foundAnswer, id: 43) != nil)
         #expect(server.backend.storedAnnouncementCount == 2)
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// Every request answered 503 by the mock's fault plan.
-    static func serverError(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func serverError(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let server = MockHTTPServer(options: MockServerOptions(port: 0, faults: try FaultPlan(parsing: "503:1")))
         let port = try server.start()
         defer { server.stop() }
         let adapter = try kind.start()
-        let answer = try adapter.ask(
+        let answer = try await adapter.ask(
             Version2.submit(id: 1, inputs: Version2.missingInputs(chip: Version2.uniqueChip(), photo: photo), baseURL: "http://127.0.0.1:\(port)", photo: photo))
         Version2.expectAlert(answer, id: 1, Alert.wentWrong)
         #expect(server.backend.storedAnnouncementCount == 0)
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// A base URL on a port nothing listens on (a mock's, stopped).
-    static func closedPort(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func closedPort(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let server = MockHTTPServer(options: MockServerOptions(port: 0))
         let port = try server.start()
         server.stop()
         let adapter = try kind.start()
-        let answer = try adapter.ask(
+        let answer = try await adapter.ask(
             Version2.submit(id: 7, inputs: Version2.missingInputs(chip: nil, photo: photo), baseURL: "http://127.0.0.1:\(port)", photo: photo))
         Version2.expectAlert(answer, id: 7, Alert.noConnection)
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// The create refused (409: the microchip is taken), Cancel, the microchip freed, Try Again:
     /// the same report, every input, is submitted.
-    static func cancelThenTryAgain(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func cancelThenTryAgain(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let server = MockHTTPServer(options: MockServerOptions(port: 0))
         let port = try server.start()
         defer { server.stop() }
@@ -332,13 +373,13 @@ enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvert
             body: Array(#"{"species":"CAT","sex":"FEMALE","lastSeenDate":"2025-06-01","locationLatitude":1,"locationLongitude":2,"email":"a@example.com","status":"MISSING","microchipNumber":"\#(chip)"}"#.utf8)))
         #expect(taken.status == 201)
         let adapter = try kind.start()
-        let first = try adapter.ask(
+        let first = try await adapter.ask(
             Version2.submit(id: 5, inputs: Version2.missingInputs(chip: chip, photo: photo), baseURL: "http://127.0.0.1:\(port)", photo: photo))
         Version2.expectAlert(first, id: 5, Alert.wentWrong)
-        let cancelled = try adapter.ask(Version2.cancel(id: 6, report: 5))
+        let cancelled = try await adapter.ask(Version2.cancel(id: 6, report: 5))
         #expect(cancelled.keys == ["v", "id", "outcome"] && cancelled["v"] == 2 && cancelled["id"] == 6 && cancelled["outcome"] == "cancelled", "\(cancelled)")
         server.backend.removeAllAnnouncements()
-        let again = try adapter.ask(Version2.tryAgain(id: 7, report: 5))
+        let again = try await adapter.ask(Version2.tryAgain(id: 7, report: 5))
         let password = try #require(Version2.expectSubmitted(again, id: 7))
         #expect(server.backend.storedAnnouncementCount == 1)
         let id = try #require(server.backend.storedAnnouncementIdentifiers.first)
@@ -349,65 +390,65 @@ enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvert
         for (key, value) in [("microchipNumber", chip), ("petName", "Rex"), ("breed", "Beagle"), ("description", "Red collar"), ("reward", "$50")] {
             #expect(stored[key]?.stringValue == value, "\(key) after Cancel and Try Again: \(stored[key] ?? .null)")
         }
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// The answer held past a fractional request timeout: the alert comes while it is still held.
-    static func timeout(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func timeout(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let network = try SwitchedNetwork()
         defer { network.stop() }
         network.set(.hold)
         let adapter = try kind.start()
-        let answer = try adapter.ask(
+        let answer = try await adapter.ask(
             Version2.submit(id: 3, inputs: Version2.missingInputs(chip: nil, photo: photo), baseURL: network.baseURL, timeout: 0.5, photo: photo))
         Version2.expectAlert(answer, id: 3, Alert.noConnection)
         #expect(network.backend.storedAnnouncementCount == 0, "the answer came before the request was let through")
         network.release()
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// A timeout under a second (0.9 s), every answer 0.2 s late: cut to whole seconds (0) the
     /// timeout would fail every request at once. Three tries, so that a loaded machine does not fail it.
-    static func fractionalTimeout(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func fractionalTimeout(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let network = try SwitchedNetwork()
         defer { network.stop() }
         network.set(.delay(0.2))
         let adapter = try kind.start()
-        var answers = [try adapter.ask(
+        var answers = [try await adapter.ask(
             Version2.submit(id: 1, inputs: Version2.missingInputs(chip: nil, photo: photo), baseURL: network.baseURL, timeout: 0.9, photo: photo))]
-        for id in 2...3 where answers.last?["outcome"] != "submitted" { answers.append(try adapter.ask(Version2.tryAgain(id: id, report: 1))) }
+        for id in 2...3 where answers.last?["outcome"] != "submitted" { answers.append(try await adapter.ask(Version2.tryAgain(id: id, report: 1))) }
         #expect(answers.last?["outcome"] == "submitted", "\(answers.map(Version2.summary))")
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// A report the flow refuses is answered `blocked` (version 2) and sends no request.
-    static func blocked(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func blocked(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let network = try SwitchedNetwork()
         defer { network.stop() }
         let adapter = try kind.start()
         var inputs = Version2.missingInputs(chip: nil, photo: photo)
         inputs["phone"] = "12"
-        let answer = try adapter.ask(Version2.submit(id: 9, inputs: inputs, baseURL: network.baseURL, photo: photo))
+        let answer = try await adapter.ask(Version2.submit(id: 9, inputs: inputs, baseURL: network.baseURL, photo: photo))
         #expect(answer.keys == ["v", "id", "outcome", "step", "fields"], "\(answer)")
         #expect(answer["v"] == 2 && answer["id"] == 9 && answer["outcome"] == "blocked" && answer["step"] == "contactDetails")
         #expect(answer["fields"] == ["phone"])
         #expect(network.requests.isEmpty)
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// The create answered 201, the upload 503, then a healthy network and Try Again. The spec's
     /// rule repeats both requests (a microchip then meets its own announcement: 409); the later
     /// rule uploads to the kept announcement.
-    static func partialFailure(_ kind: SubmissionAdapterKind, _ photo: PhotoFile, rule: String) throws {
+    static func partialFailure(_ kind: SubmissionAdapterKind, _ photo: PhotoFile, rule: String) async throws {
         let network = try SwitchedNetwork()
         defer { network.stop() }
         network.set(.uploadsFail(503))
         let adapter = try kind.start(rule == "spec" ? [] : ["--submission-rule", rule])
-        let first = try adapter.ask(
+        let first = try await adapter.ask(
             Version2.submit(id: 1, inputs: Version2.missingInputs(chip: Version2.uniqueChip(), photo: photo), baseURL: network.baseURL, photo: photo))
         Version2.expectAlert(first, id: 1, Alert.wentWrong)
         network.set(.healthy)
-        let again = try adapter.ask(Version2.tryAgain(id: 2, report: 1))
+        let again = try await adapter.ask(Version2.tryAgain(id: 2, report: 1))
         if rule == "spec" {
             Version2.expectAlert(again, id: 2, Alert.wentWrong)
             #expect(network.creates == 2)
@@ -418,15 +459,15 @@ enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvert
             #expect(network.backend.storedAnnouncementCount == 1)
             #expect(network.announcement(openedBy: password)?.hasPhoto == true)
         }
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
     }
 
     /// A question that is not a valid version 2 question ends the adapter with a reason (exit 2
     /// for the example, a non-zero exit for Python), never an answer made up.
-    static func badQuestions(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) throws {
+    static func badQuestions(_ kind: SubmissionAdapterKind, _ photo: PhotoFile) async throws {
         let adapter = try kind.start()
-        #expect(throws: SubmissionAdapterProcess.AdapterGone.self) { _ = try adapter.ask(Version2.tryAgain(id: 2, report: 1)) }
-        #expect(adapter.finish() != 0)
+        await #expect(throws: SubmissionAdapterProcess.AdapterGone.self) { _ = try await adapter.ask(Version2.tryAgain(id: 2, report: 1)) }
+        #expect(await adapter.finish() != 0)
     }
 }
 
@@ -435,35 +476,35 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
     let defect: String
     let correct: String
     let broken: String
-    let scenario: @Sendable (SubmissionAdapterProcess, SwitchedNetwork, PhotoFile) throws -> String
+    let scenario: @Sendable (SubmissionAdapterProcess, SwitchedNetwork, PhotoFile) async throws -> String
 
     var testDescription: String { defect }
 
     /// Runs the scenario on `kind`, with the defect planted or not.
-    func observe(_ kind: SubmissionAdapterKind, planted: Bool) throws -> String {
+    func observe(_ kind: SubmissionAdapterKind, planted: Bool) async throws -> String {
         let network = try SwitchedNetwork()
         defer { network.stop() }
         let photo = try PhotoFile()
         defer { photo.remove() }
         let adapter = try kind.start(planted ? ["--break", defect] : [])
-        let seen = try scenario(adapter, network, photo)
+        let seen = try await scenario(adapter, network, photo)
         network.release()
-        #expect(adapter.finish() == 0)
+        #expect(await adapter.finish() == 0)
         return seen
     }
 
-    static func submit(_ adapter: SubmissionAdapterProcess, _ network: SwitchedNetwork, _ photo: PhotoFile, chip: String?, timeout: Double = 10) throws -> String {
-        Version2.summary(try adapter.ask(
+    static func submit(_ adapter: SubmissionAdapterProcess, _ network: SwitchedNetwork, _ photo: PhotoFile, chip: String?, timeout: Double = 10) async throws -> String {
+        Version2.summary(try await adapter.ask(
             Version2.submit(id: 1, inputs: Version2.missingInputs(chip: chip, photo: photo), baseURL: network.baseURL, timeout: timeout, photo: photo)))
     }
 
     /// Uploads fail, then the network heals and the user taps Try Again: the second answer, and
     /// whether the announcement its password opens has the photo.
-    static func retryAfterFailedUpload(_ adapter: SubmissionAdapterProcess, _ network: SwitchedNetwork, _ photo: PhotoFile) throws -> String {
+    static func retryAfterFailedUpload(_ adapter: SubmissionAdapterProcess, _ network: SwitchedNetwork, _ photo: PhotoFile) async throws -> String {
         network.set(.uploadsFail(503))
-        _ = try submit(adapter, network, photo, chip: nil)
+        _ = try await submit(adapter, network, photo, chip: nil)
         network.set(.healthy)
-        let again = try adapter.ask(Version2.tryAgain(id: 2, report: 1))
+        let again = try await adapter.ask(Version2.tryAgain(id: 2, report: 1))
         guard let password = again["managementPassword"]?.stringValue else { return Version2.summary(again) }
         return "submitted, the shown password's announcement has the photo: \(network.announcement(openedBy: password)?.hasPhoto ?? false)"
     }
@@ -473,29 +514,29 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
             defect: "submit-success-despite-upload-failure", correct: "alert: \(Alert.wentWrong)", broken: "submitted",
             scenario: { adapter, network, photo in
                 network.set(.uploadsFail(503))
-                return try submit(adapter, network, photo, chip: nil)
+                return try await submit(adapter, network, photo, chip: nil)
             }),
         SubmissionDefectCase(
             defect: "submit-timeout-says-went-wrong", correct: "alert: \(Alert.noConnection)", broken: "alert: \(Alert.wentWrong)",
             scenario: { adapter, network, photo in
                 network.set(.hold)
-                return try submit(adapter, network, photo, chip: nil, timeout: 0.5)
+                return try await submit(adapter, network, photo, chip: nil, timeout: 0.5)
             }),
         SubmissionDefectCase(
             defect: "submit-server-error-says-no-connection", correct: "alert: \(Alert.wentWrong)", broken: "alert: \(Alert.noConnection)",
             scenario: { adapter, network, photo in
                 network.set(.status(503))
-                return try submit(adapter, network, photo, chip: nil)
+                return try await submit(adapter, network, photo, chip: nil)
             }),
         SubmissionDefectCase(
             defect: "submit-cancel-clears-optional", correct: "submitted without: []",
             broken: "submitted without: [\"breed\", \"description\", \"microchipNumber\", \"petName\", \"reward\"]",
             scenario: { adapter, network, photo in
                 network.set(.status(503))
-                _ = try submit(adapter, network, photo, chip: Version2.uniqueChip())
-                _ = try adapter.ask(Version2.cancel(id: 2, report: 1))
+                _ = try await submit(adapter, network, photo, chip: Version2.uniqueChip())
+                _ = try await adapter.ask(Version2.cancel(id: 2, report: 1))
                 network.set(.healthy)
-                let again = try adapter.ask(Version2.tryAgain(id: 3, report: 1))
+                let again = try await adapter.ask(Version2.tryAgain(id: 3, report: 1))
                 let stored = network.backend.storedAnnouncementIdentifiers.compactMap(network.backend.storedAnnouncement(id:))
                 let missing = ["breed", "description", "microchipNumber", "petName", "reward"].filter { key in stored.first?[key]?.stringValue == nil }
                 return "\(Version2.summary(again)) without: \(missing)"
@@ -504,9 +545,9 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
             defect: "submit-retry-drops-microchip", correct: "submitted, microchip sent: true", broken: "submitted, microchip sent: false",
             scenario: { adapter, network, photo in
                 network.set(.drop)
-                _ = try submit(adapter, network, photo, chip: Version2.uniqueChip())
+                _ = try await submit(adapter, network, photo, chip: Version2.uniqueChip())
                 network.set(.healthy)
-                let again = try adapter.ask(Version2.tryAgain(id: 2, report: 1))
+                let again = try await adapter.ask(Version2.tryAgain(id: 2, report: 1))
                 let stored = network.backend.storedAnnouncementIdentifiers.compactMap(network.backend.storedAnnouncement(id:))
                 return "\(Version2.summary(again)), microchip sent: \(stored.first?["microchipNumber"]?.stringValue != nil)"
             }),
@@ -519,11 +560,11 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
         SubmissionDefectCase(
             defect: "submit-double-create", correct: "submitted after 1 creates", broken: "submitted after 2 creates",
             scenario: { adapter, network, photo in
-                "\(try submit(adapter, network, photo, chip: nil)) after \(network.creates) creates"
+                "\(try await submit(adapter, network, photo, chip: nil)) after \(network.creates) creates"
             }),
         SubmissionDefectCase(
             defect: "submit-upload-answer-needs-body", correct: "submitted", broken: "alert: \(Alert.wentWrong)",
-            scenario: { adapter, network, photo in try submit(adapter, network, photo, chip: nil) }),
+            scenario: { adapter, network, photo in try await submit(adapter, network, photo, chip: nil) }),
         SubmissionDefectCase(
             defect: "submit-shows-first-password", correct: "submitted, the shown password's announcement has the photo: true",
             broken: "submitted, the shown password's announcement has the photo: false", scenario: retryAfterFailedUpload),
@@ -533,32 +574,32 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
 @Suite("the example adapter's submission (protocol version 2)", .serialized)
 struct ExampleAdapterSubmissionTests {
     @Test("the example adapter submits, alerts, cancels and tries again as report-flows.md says", arguments: SubmissionScenario.allCases)
-    func example(_ scenario: SubmissionScenario) throws {
-        try scenario.run(.example)
+    func example(_ scenario: SubmissionScenario) async throws {
+        try await scenario.run(.example)
     }
 
     @Test(
         "the Python adapter submits, alerts, cancels and tries again as report-flows.md says", .enabled(if: PythonAdapter.python != nil, "no python3"),
         arguments: SubmissionScenario.allCases)
-    func python(_ scenario: SubmissionScenario) throws {
-        try scenario.run(.python)
+    func python(_ scenario: SubmissionScenario) async throws {
+        try await scenario.run(.python)
     }
 
     @Test("each submission defect of the example adapter changes what the app does", arguments: SubmissionDefectCase.all)
-    func exampleDefect(_ defectCase: SubmissionDefectCase) throws {
-        let correct = try defectCase.observe(.example, planted: false)
+    func exampleDefect(_ defectCase: SubmissionDefectCase) async throws {
+        let correct = try await defectCase.observe(.example, planted: false)
         #expect(correct == defectCase.correct, "without the defect")
-        let broken = try defectCase.observe(.example, planted: true)
+        let broken = try await defectCase.observe(.example, planted: true)
         #expect(broken == defectCase.broken, "with the defect planted")
     }
 
     @Test(
         "each submission defect of the Python adapter changes what the app does", .enabled(if: PythonAdapter.python != nil, "no python3"),
         arguments: SubmissionDefectCase.all)
-    func pythonDefect(_ defectCase: SubmissionDefectCase) throws {
-        let correct = try defectCase.observe(.python, planted: false)
+    func pythonDefect(_ defectCase: SubmissionDefectCase) async throws {
+        let correct = try await defectCase.observe(.python, planted: false)
         #expect(correct == defectCase.correct, "without the defect")
-        let broken = try defectCase.observe(.python, planted: true)
+        let broken = try await defectCase.observe(.python, planted: true)
         #expect(broken == defectCase.broken, "with the defect planted")
     }
 

@@ -280,7 +280,7 @@ final class SwitchedNetwork: Sendable {
 }
 
 /// The scenarios every version 2 adapter must pass, run for each adapter.
-enum SubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
+enum AdapterSubmissionScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case submitsValidReports, serverErrorSaysSomethingWentWrong, closedPortSaysNoConnection, cancelKeepsInputsAndTryAgainSubmits
     case timeoutSaysNoConnectionBeforeTheAnswer, fractionalTimeoutIsNotCut, blockedReportSendsNothing
     case specRuleRepeatsBothRequests, laterRuleRetriesOnlyTheUpload, badQuestionsEndWithAReason
@@ -573,15 +573,15 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
 
 @Suite("the example adapter's submission (protocol version 2)", .serialized)
 struct ExampleAdapterSubmissionTests {
-    @Test("the example adapter submits, alerts, cancels and tries again as report-flows.md says", arguments: SubmissionScenario.allCases)
-    func example(_ scenario: SubmissionScenario) async throws {
+    @Test("the example adapter submits, alerts, cancels and tries again as report-flows.md says", arguments: AdapterSubmissionScenario.allCases)
+    func example(_ scenario: AdapterSubmissionScenario) async throws {
         try await scenario.run(.example)
     }
 
     @Test(
         "the Python adapter submits, alerts, cancels and tries again as report-flows.md says", .enabled(if: PythonAdapter.python != nil, "no python3"),
-        arguments: SubmissionScenario.allCases)
-    func python(_ scenario: SubmissionScenario) async throws {
+        arguments: AdapterSubmissionScenario.allCases)
+    func python(_ scenario: AdapterSubmissionScenario) async throws {
         try await scenario.run(.python)
     }
 

@@ -112,7 +112,11 @@ package final class FaultProxy: Sendable {
     /// Starts listening on 127.0.0.1 (a free port) and returns the base URL the app is given.
     package func start() throws(HTTPSocketError) -> URL {
         Socket.ignoreSIGPIPE()
+        #if os(Linux)
+        let fd = socket(AF_INET, Socket.streamType | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
         let fd = socket(AF_INET, Socket.streamType, 0)
+        #endif
         guard fd >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
         Socket.setCloseOnExec(fd)
         Socket.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

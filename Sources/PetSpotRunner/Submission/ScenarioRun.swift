@@ -143,6 +143,18 @@ package struct ScenarioExecutor: Sendable {
         return run
     }
 
+    /// Runs `scenario` on `app`, again when the machine disturbed the run (``ScenarioRun/isDisturbed``),
+    /// at most `attempts` times in all; the last run, and how many were repeated.
+    package func runUndisturbed(_ scenario: SubmissionScenario, on app: any SubmittingApp, attempts: Int = 3) -> (run: ScenarioRun, repeated: Int) {
+        var run = self.run(scenario, on: app)
+        var repeated = 0
+        while run.isDisturbed && repeated + 1 < attempts {
+            repeated += 1
+            run = self.run(scenario, on: app)
+        }
+        return (run, repeated)
+    }
+
     /// Looks up every announcement the scenario's creates made (details, and the photo's bytes),
     /// then deletes them with the admin token.
     private func inspectAndCleanUp(_ run: inout ScenarioRun) {

@@ -138,11 +138,8 @@ struct SubmissionFaultCheck: Sendable {
         let disturbed = Locked(0)
         /// Runs `scenario` on `app`, again when the machine disturbed it (at most twice more).
         func undisturbedRun(_ scenario: SubmissionScenario, on app: any SubmittingApp) -> ScenarioRun {
-            var run = executor.run(scenario, on: app)
-            for _ in 0..<2 where run.isDisturbed {
-                disturbed.withLock { $0 += 1 }
-                run = executor.run(scenario, on: app)
-            }
+            let (run, repeated) = executor.runUndisturbed(scenario, on: app)
+            disturbed.withLock { $0 += repeated }
             return run
         }
         func referenceRun(_ scenario: SubmissionScenario) -> ScenarioRun {

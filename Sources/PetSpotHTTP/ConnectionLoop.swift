@@ -444,12 +444,13 @@ final class ConnectionLoop {
     }
 
     private func makeParser() -> HTTPRequestParser {
-        HTTPRequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit)
+        HTTPRequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit,
+                          minimumBodyLimit: configuration.minimumBodyLimit)
     }
 
     /// Frees a connection slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes
     /// the longest-idle connection, else the one whose client has left its answer unread the
-    /// longest (a second at least), else answers 503 to the connection whose request has been
+    /// longest (200 ms at least), else answers 503 to the connection whose request has been
     /// arriving the longest and closes it. Returns `false` when every connection is handling a
     /// request, taking its answer, or has only just been accepted; the newcomer then waits
     /// briefly, and a connection that comes back from a worker with requests pipelined is

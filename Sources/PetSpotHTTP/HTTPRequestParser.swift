@@ -75,6 +75,7 @@ package struct HTTPRequestParser: Sendable {
 
     package let limits: HTTPParserLimits
     private let bodyLimit: (@Sendable (HTTPRequest) -> Int?)?
+    private let minimumBodyLimit: Int
     /// A request was handed over without its body: nothing after it is read.
     private var isSpent = false
     private var buffer: [UInt8] = []
@@ -84,11 +85,13 @@ package struct HTTPRequestParser: Sendable {
     /// Set once when a parsed head asked for `Expect: 100-continue` and its body is still due.
     package private(set) var continueRequested = false
 
-    /// A parser enforcing `limits`, and the per-request body limit of `bodyLimit` when given
-    /// (see ``HTTPServer/Configuration/bodyLimit``).
-    package init(limits: HTTPParserLimits, bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil) {
+    /// A parser enforcing `limits`, and the per-request body limit of `bodyLimit` when given,
+    /// asked about chunked bodies and bodies announced over `minimumBodyLimit` (see
+    /// ``HTTPServer/Configuration/bodyLimit``).
+    package init(limits: HTTPParserLimits, bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0) {
         self.limits = limits
         self.bodyLimit = bodyLimit
+        self.minimumBodyLimit = minimumBodyLimit
     }
 
     /// Whether bytes of an unfinished request are buffered.
@@ -164,7 +167,7 @@ package struct HTTPRequestParser: Sendable {
     /// - Throws: 413 when the body is announced over ``limits`` and no per-request limit is set.
     private func admitsBody(of head: inout Head) throws(HTTPParseError) -> Bool {
         head.maxBodyBytes = limits.maxBodyBytes
-        if let bodyLimit, head.chunked || head.contentLength ?? 0 > 0,
+        if let bodyLimit, head.chunked || head.contentLength ?? 0 > max(0, minimumBodyLimit),
            let limit = bodyLimit(HTTPRequest(method: head.method, target: head.target, headers: head.headers,
                                              minorVersion: head.minorVersion))
         {

@@ -108,8 +108,12 @@ public final class HTTPServer: Sendable {
         /// (`Content-Length`), or a chunked body that grows larger, is not read: the handler
         /// gets the request with ``HTTPRequest/isBodyOverLimit`` set and an empty body, answers
         /// as it would a body over its limit, and the connection closes after the answer. Called
-        /// only for requests that have a body, on the server's threads; keep it cheap.
+        /// on the server's threads for chunked bodies and bodies announced over
+        /// ``minimumBodyLimit``; keep it cheap.
         public var bodyLimit: (@Sendable (HTTPRequest) -> Int?)?
+        /// The smallest limit ``bodyLimit`` ever sets: a body announced no larger is read without
+        /// asking it (which spares the hook on the common small request). 0 by default.
+        public var minimumBodyLimit: Int
 
         /// A configuration; defaults: 127.0.0.1, port 0, 16 KiB headers, 25 MiB bodies,
         /// 512 connections, headers within 10 s and requests within 30 s of their first byte,
@@ -122,7 +126,7 @@ public final class HTTPServer: Sendable {
             errorResponse: @escaping @Sendable (HTTPParseError) -> HTTPResponse = { error in
                 HTTPResponse.plainText(status: error.status, error.reason + "\n")
             },
-            bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil
+            bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0
         ) {
             self.host = host
             self.port = port
@@ -136,6 +140,7 @@ public final class HTTPServer: Sendable {
             self.maxUnsentBytes = maxUnsentBytes
             self.errorResponse = errorResponse
             self.bodyLimit = bodyLimit
+            self.minimumBodyLimit = minimumBodyLimit
         }
 
         /// Why the configuration cannot be served, or `nil` when it can.

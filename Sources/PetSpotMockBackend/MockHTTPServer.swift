@@ -79,7 +79,8 @@ public final class MockHTTPServer: Sendable {
         let configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, maxConnections: options.maxConnections,
             headerTimeout: options.headerTimeout, requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
-            errorResponse: MockHTTPServer.envelope(for:), bodyLimit: { head in backend.maxBodyBytes(forHead: head) })
+            errorResponse: MockHTTPServer.envelope(for:), bodyLimit: { head in backend.maxBodyBytes(forHead: head) },
+            minimumBodyLimit: RequestBodyReader.maxJSONBodyBytes)
         server = HTTPServer(configuration: configuration) { request throws(MockTransportError) in
             try backend.handle(request)
         }

@@ -1,3 +1,4 @@
+import PetSpotConcurrency
 import Testing
 @testable import PetSpotHTTP
 
@@ -125,6 +126,16 @@ struct HTTPRequestParserTests {
         // Chunked: flagged once the running count passes the limit, before the last chunk.
         let chunked = requests(["POST /ten HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n123456\r\n", "5\r\n"])
         #expect(chunked.count == 1 && (try? chunked[0].get().isBodyOverLimit) == true)
+        // Bodies up to the minimum are read without asking the hook.
+        let asked = Locked(0)
+        var sparing = HTTPRequestParser(limits: HTTPParserLimits(), bodyLimit: { _ in asked.withLock { $0 += 1 }; return 10 },
+                                        minimumBodyLimit: 10)
+        sparing.append(Array("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n1234567890".utf8))
+        if case .request(let request) = sparing.nextRequest() { #expect(request.body.count == 10) } else { Issue.record("not read") }
+        #expect(asked.withLock { $0 } == 0)
+        sparing.append(Array("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n".utf8))
+        if case .request(let request) = sparing.nextRequest() { #expect(request.isBodyOverLimit) } else { Issue.record("not flagged") }
+        #expect(asked.withLock { $0 } == 1)
         // No limit from the hook: the parser's own limit answers 413, as before.
         let other = requests(["POST /other HTTP/1.1\r\nHost: h\r\nContent-Length: 999999999\r\n\r\n"])
         if case .failure(let error)? = other.last { #expect(error.status == 413) } else { Issue.record("not refused: \(other)") }

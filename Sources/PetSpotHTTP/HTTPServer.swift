@@ -209,6 +209,11 @@ public final class HTTPServer: Sendable {
         lifecycle.withLock { $0.run }?.openConnectionCount ?? 0
     }
 
+    /// Complete requests waiting for a handler thread (all are busy); 0 when not running.
+    var queuedRequestCount: Int {
+        lifecycle.withLock { $0.run }?.pool.queuedJobCount ?? 0
+    }
+
     /// Binds, listens and starts serving on background threads.
     /// - Returns: the port listened on (the OS's choice when the configuration says 0).
     /// - Throws: ``HTTPSocketError`` when the configuration is invalid, the address is invalid

@@ -177,16 +177,15 @@ struct HTTPServerLimitsTests {
             probeStatus.withLock { $0 = status ?? 0 }
         }
         probe.start()
-        #expect(eventually(10) { server.openConnectionCount == 2 })
-        // Let the I/O thread read the probe's request and queue it behind the one in the handler.
-        Thread.sleep(forTimeInterval: 0.3)
+        // The probe's request waits for the one handler thread, busy at the gate.
+        #expect(eventually(10) { server.queuedRequestCount == 1 })
         gate.withLock { $0 = true }
         #expect(eventually(20) { probeStatus.withLock { $0 } != nil })
         #expect(probeStatus.withLock { $0 } == 200)
         let served = order.withLock { $0 }
         let position = try #require(served.firstIndex(of: "/probe"), "the probe was not served")
-        // One hog request ahead of it (the one at the gate), a few more if the probe was queued late.
-        #expect(position <= 50, "the probe was served after \(position) of the hog's requests")
+        // Only the hog's request at the gate was ahead of it.
+        #expect(position == 1, "the probe was served after \(position) of the hog's requests")
     }
 
     @Test("at the connection limit, a client that has left its answer unread a while gives its slot to a newcomer")

@@ -109,25 +109,28 @@ enum SecretForms {
         return forms
     }
 
+    /// A text prepared for ``leaks(of:in:)``: its bytes, and its bytes lower-cased.
+    struct Searched {
+        let text: SearchableText
+        let lowered: SearchableText
+
+        init(_ text: String) {
+            self.text = SearchableText(text)
+            lowered = SearchableText(text.lowercased())
+        }
+    }
+
     /// The names of the forms of `secret` found in `text` (a secret of digits inside a longer
     /// number is another number: not counted).
-    static func leaks(of secret: String, in text: String) -> [String] {
-        let lowered = text.lowercased()
-        return forms(of: secret).filter { form in
-            form.caseInsensitive ? contains(lowered, form.text.lowercased()) : contains(text, form.text)
+    static func leaks(of secret: String, in text: Searched) -> [String] {
+        forms(of: secret).filter { form in
+            form.caseInsensitive ? text.lowered.contains(secret: form.text.lowercased()) : text.text.contains(secret: form.text)
         }.map(\.name)
     }
 
-    private static func contains(_ text: String, _ needle: String) -> Bool {
-        guard needle.allSatisfy(\.isASCII) && needle.allSatisfy({ $0.isNumber }) else { return text.contains(needle) }
-        var searchFrom = text.startIndex
-        while let found = text.range(of: needle, range: searchFrom..<text.endIndex) {
-            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : " "
-            let after = found.upperBound < text.endIndex ? text[found.upperBound] : " "
-            if !before.isNumber && !after.isNumber { return true }
-            searchFrom = text.index(after: found.lowerBound)
-        }
-        return false
+    /// ``leaks(of:in:)`` in a text searched once.
+    static func leaks(of secret: String, in text: String) -> [String] {
+        leaks(of: secret, in: Searched(text))
     }
 
     static func jsonEscaped(_ text: String) -> String {

@@ -58,6 +58,9 @@ package struct Redactor: Sendable, Hashable {
     let secrets: [String]
     /// Every secret, as a whole value (for credential positions).
     private let whole: Set<String>
+    /// Whether a secret is shorter than ``minimumLength``: only then can a credential position
+    /// hold a secret that the matcher has not masked already.
+    private let hasShortSecrets: Bool
     /// The secrets of ``minimumLength`` or more, compiled for matching in any encoding.
     private let matcher: SecretMatcher
 
@@ -67,6 +70,7 @@ package struct Redactor: Sendable, Hashable {
         self.secrets = unique
         let whole = Set(unique)
         self.whole = whole
+        hasShortSecrets = unique.contains { $0.count < Self.minimumLength }
         matcher = SecretMatcher(unique.filter { $0.count >= Self.minimumLength }) { Self.keptPrefix(of: $0, among: whole) }
     }
 
@@ -141,7 +145,7 @@ package struct Redactor: Sendable, Hashable {
             bytes = masked
             changed = true
         }
-        if !whole.isEmpty, let masked = maskCredentialPositions(bytes) {
+        if hasShortSecrets, let masked = maskCredentialPositions(bytes) {
             bytes = masked
             changed = true
         }

@@ -24,10 +24,14 @@ import Foundation
 /// byte an escape there decodes to) starts some pattern, and a candidate is usually refused at
 /// its second byte. Immutable after init, so sharing it between threads is safe.
 final class SecretMatcher: Sendable {
-    /// One form of one secret, in canonical bytes.
+    /// One form of one secret, in canonical bytes (plain values only, so that reading one
+    /// costs no reference counting).
     struct Pattern: Sendable {
-        /// The bytes to find after decoding (ASCII letters lower-cased when ``foldsCase``).
-        let bytes: [UInt8]
+        /// Where its bytes start in ``SecretMatcher/bytes``: the bytes to find after decoding
+        /// (ASCII letters lower-cased when ``foldsCase``).
+        let start: Int
+        /// How many bytes it has.
+        let length: Int
         /// Letters match in either case (the secret itself, hexadecimal); base64 is exact.
         let foldsCase: Bool
         /// Leading bytes of the secret left visible: the scheme of `Basic <credential>`, the
@@ -43,8 +47,13 @@ final class SecretMatcher: Sendable {
 
     /// The patterns.
     let patterns: [Pattern]
-    /// Pattern indexes by their first byte (lower-cased).
+    /// The bytes of every pattern, one after the other.
+    let bytes: [UInt8]
+    /// Pattern indexes by their first byte (lower-cased): where an escape may start.
     private let byFirstByte: [[Int]]
+    /// Pattern indexes by their first two bytes (lower-cased, the first in the high byte): where
+    /// the text is literal, most positions have no candidate at all.
+    private let byFirstPair: [[Int]]
     /// The longest pattern, in bytes.
     let longest: Int
 
@@ -52,6 +61,7 @@ final class SecretMatcher: Sendable {
     /// secret, how many of its leading bytes stay visible.
     init(_ secrets: [String], kept: (String) -> Int = { _ in 0 }) {
         var patterns: [Pattern] = []
+        var allBytes: [UInt8] = []
         var seen: Set<[UInt8]> = []
         func add(_ bytes: [UInt8], foldsCase: Bool, kept: Int = 0, digitBounded: Bool = false, widens: Bool = false) {
             let canonical = foldsCase ? bytes.map(Self.lowercased) : bytes
@@ -59,9 +69,10 @@ final class SecretMatcher: Sendable {
                 return
             }
             patterns.append(Pattern(
-                bytes: canonical, foldsCase: foldsCase, kept: kept,
+                start: allBytes.count, length: canonical.count, foldsCase: foldsCase, kept: kept,
                 digitFirst: digitBounded && Self.isDigit(canonical[0]), digitLast: digitBounded && Self.isDigit(canonical[canonical.count - 1]),
                 widensToWord: widens))
+            allBytes += canonical
         }
         for secret in secrets {
             let bytes = Array(secret.utf8)
@@ -80,10 +91,17 @@ final class SecretMatcher: Sendable {
             }
         }
         var byFirstByte = [[Int]](repeating: [], count: 256)
-        for (index, pattern) in patterns.enumerated() { byFirstByte[Int(Self.lowercased(pattern.bytes[0]))].append(index) }
+        var byFirstPair = [[Int]](repeating: [], count: 65_536)
+        for (index, pattern) in patterns.enumerated() {
+            let first = Int(Self.lowercased(allBytes[pattern.start])), second = Int(Self.lowercased(allBytes[pattern.start + 1]))
+            byFirstByte[first].append(index)
+            byFirstPair[first << 8 | second].append(index)
+        }
+        bytes = allBytes
         self.patterns = patterns
         self.byFirstByte = byFirstByte
-        longest = patterns.map(\.bytes.count).max() ?? 0
+        self.byFirstPair = byFirstPair
+        longest = patterns.map(\.length).max() ?? 0
     }
 
     // MARK: Forms computed from a secret
@@ -122,38 +140,34 @@ final class SecretMatcher: Sendable {
     func ranges(in bytes: [UInt8]) -> [Range<Int>] {
         let count = bytes.count
         guard !patterns.isEmpty, count >= 4 else { return [] }
+        let byFirstByte = self.byFirstByte, byFirstPair = self.byFirstPair
         var found: [Range<Int>] = []
         var index = 0
         while index < count {
             let byte = bytes[index]
-            var bestEnd = -1
-            var bestStart = index
-            if Self.isEscapeStart(byte) {
-                // The byte here may be an escape: any pattern whose first byte it decodes to.
-                var firsts: [UInt8] = [Self.lowercased(byte)]
-                Self.forEachUnit(bytes, at: index) { decoded, _ in
-                    if let first = decoded.first, !firsts.contains(Self.lowercased(first)) { firsts.append(Self.lowercased(first)) }
-                }
-                for first in firsts {
-                    for candidate in byFirstByte[Int(first)] {
-                        if let match = match(patterns[candidate], in: bytes, at: index), match.end > bestEnd {
-                            (bestStart, bestEnd) = (match.visibleEnd, match.end)
-                            if patterns[candidate].widensToWord { (bestStart, bestEnd) = Self.word(around: index..<match.end, in: bytes) }
-                        }
-                    }
-                }
-            } else {
-                let candidates = byFirstByte[Int(Self.lowercased(byte))]
-                if !candidates.isEmpty {
-                    for candidate in candidates {
-                        if let match = match(patterns[candidate], in: bytes, at: index), match.end > bestEnd {
-                            (bestStart, bestEnd) = (match.visibleEnd, match.end)
-                            if patterns[candidate].widensToWord { (bestStart, bestEnd) = Self.word(around: index..<match.end, in: bytes) }
-                        }
-                    }
+            var best = (start: index, end: -1)
+            func consider(_ candidates: [Int]) {
+                for candidate in candidates {
+                    guard let match = match(candidate, in: bytes, at: index), match.end > best.end else { continue }
+                    best = patterns[candidate].widensToWord ? Self.word(around: index..<match.end, in: bytes) : (match.visibleEnd, match.end)
                 }
             }
-            if bestEnd > bestStart { found.append(bestStart..<bestEnd) }
+            if Self.isEscapeStart(byte) {
+                // The byte here may be an escape: any pattern whose first byte it decodes to.
+                consider(byFirstByte[Int(Self.lowercased(byte))])
+                Self.forEachUnit(bytes, at: index) { unit in consider(byFirstByte[Int(Self.lowercased(unit.b0))]) }
+            } else {
+                // A literal first byte: the pair of bytes picks the candidates, unless the second
+                // may be an escape.
+                let next = index + 1 < count ? bytes[index + 1] : 0
+                let key = Int(Self.lowercased(byte)) << 8 | Int(Self.lowercased(next))
+                if Self.isEscapeStart(next) {
+                    consider(byFirstByte[Int(Self.lowercased(byte))])
+                } else if !byFirstPair[key].isEmpty {
+                    consider(byFirstPair[key])
+                }
+            }
+            if best.end > best.start { found.append(best.start..<best.end) }
             index += 1
         }
         return Self.merged(found)
@@ -174,30 +188,30 @@ final class SecretMatcher: Sendable {
 
     /// A match of `pattern` starting at `start`: where it ends, and where its masked part begins
     /// (after the kept prefix).
-    private func match(_ pattern: Pattern, in bytes: [UInt8], at start: Int) -> (visibleEnd: Int, end: Int)? {
+    private func match(_ candidate: Int, in bytes: [UInt8], at start: Int) -> (visibleEnd: Int, end: Int)? {
+        let pattern = patterns[candidate]
         let count = bytes.count
         if pattern.digitFirst, start > 0, Self.isDigit(bytes[start - 1]) { return nil }
-        let wanted = pattern.bytes
         // Fast path: the literal text, refused at the first difference unless an escape could
         // be there.
         var position = start
         var offset = 0
         var keptAt = pattern.kept == 0 ? start : -1
-        while offset < wanted.count, position < count {
+        while offset < pattern.length, position < count {
             let byte = bytes[position]
             if Self.isEscapeStart(byte) { break }
-            if (pattern.foldsCase ? Self.lowercased(byte) : byte) != wanted[offset] { return nil }
+            if (pattern.foldsCase ? Self.lowercased(byte) : byte) != self.bytes[pattern.start + offset] { return nil }
             position += 1
             offset += 1
             if offset == pattern.kept { keptAt = position }
         }
         var result: (visibleEnd: Int, end: Int)?
-        if offset == wanted.count {
+        if offset == pattern.length {
             result = (keptAt, position)
         } else if position < count {
             // An escape (or a `+`, `%`, `&`) at `position`: decode from there, trying every
             // reading of each unit, within a budget.
-            var budget = 64 * wanted.count
+            var budget = 64 * pattern.length
             result = decodeMatch(pattern, bytes, position: position, offset: offset, keptAt: keptAt, budget: &budget)
         }
         guard let found = result else { return nil }
@@ -210,17 +224,17 @@ final class SecretMatcher: Sendable {
     private func decodeMatch(
         _ pattern: Pattern, _ bytes: [UInt8], position: Int, offset: Int, keptAt: Int, budget: inout Int
     ) -> (visibleEnd: Int, end: Int)? {
-        let wanted = pattern.bytes
-        if offset == wanted.count { return (keptAt, position) }
+        if offset == pattern.length { return (keptAt, position) }
         guard position < bytes.count, budget > 0 else { return nil }
         budget -= 1
         var found: (visibleEnd: Int, end: Int)?
-        Self.forEachUnit(bytes, at: position, literal: true) { decoded, next in
-            guard offset + decoded.count <= wanted.count else { return }
-            for (index, byte) in decoded.enumerated() where (pattern.foldsCase ? Self.lowercased(byte) : byte) != wanted[offset + index] {
+        Self.forEachUnit(bytes, at: position, literal: true) { unit in
+            guard offset + unit.count <= pattern.length else { return }
+            for index in 0..<unit.count where (pattern.foldsCase ? Self.lowercased(unit[index]) : unit[index]) != self.bytes[pattern.start + offset + index] {
                 return
             }
-            let reached = offset + decoded.count
+            let next = unit.next
+            let reached = offset + unit.count
             var kept = keptAt
             if kept < 0, reached >= pattern.kept { kept = reached == pattern.kept ? next : position }
             if let match = decodeMatch(pattern, bytes, position: next, offset: reached, keptAt: kept, budget: &budget),
@@ -232,20 +246,64 @@ final class SecretMatcher: Sendable {
         return found
     }
 
-    /// Calls `body` with each reading of the text at `index` as one character: its bytes and
-    /// the index after it. The literal byte comes first when `literal` is set.
-    static func forEachUnit(_ bytes: [UInt8], at index: Int, literal: Bool = false, _ body: ([UInt8], Int) -> Void) {
+    /// One reading of the text as one character: its bytes (1 to 4, UTF-8) and the index after it.
+    struct Unit {
+        var b0: UInt8
+        var b1: UInt8 = 0
+        var b2: UInt8 = 0
+        var b3: UInt8 = 0
+        var count = 1
+        var next: Int
+
+        /// One byte.
+        init(byte: UInt8, next: Int) {
+            b0 = byte
+            self.next = next
+        }
+
+        /// A character, as UTF-8.
+        init?(scalar value: UInt32, next: Int) {
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            self.next = next
+            let value = scalar.value
+            switch value {
+            case ..<0x80:
+                b0 = UInt8(value)
+            case ..<0x800:
+                (b0, b1, count) = (UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F), 2)
+            case ..<0x10000:
+                (b0, b1, b2, count) = (UInt8(0xE0 | value >> 12), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F), 3)
+            default:
+                (b0, b1, b2, b3, count) = (
+                    UInt8(0xF0 | value >> 18), UInt8(0x80 | value >> 12 & 0x3F), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F), 4
+                )
+            }
+        }
+
+        subscript(index: Int) -> UInt8 {
+            switch index {
+            case 0: b0
+            case 1: b1
+            case 2: b2
+            default: b3
+            }
+        }
+    }
+
+    /// Calls `body` with each reading of the text at `index` as one character. The literal byte
+    /// comes first when `literal` is set.
+    static func forEachUnit(_ bytes: [UInt8], at index: Int, literal: Bool = false, _ body: (Unit) -> Void) {
         let count = bytes.count
         let byte = bytes[index]
-        if literal { body([byte], index + 1) }
+        if literal { body(Unit(byte: byte, next: index + 1)) }
         switch byte {
         case UInt8(ascii: "%"):
             if index + 2 < count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                body([high << 4 | low], index + 3)
+                body(Unit(byte: high << 4 | low, next: index + 3))
             }
-            if index + 1 < count, bytes[index + 1] == UInt8(ascii: "%") { body([byte], index + 2) }
+            if index + 1 < count, bytes[index + 1] == UInt8(ascii: "%") { body(Unit(byte: byte, next: index + 2)) }
         case UInt8(ascii: "+"):
-            body([0x20], index + 1)
+            body(Unit(byte: 0x20, next: index + 1))
         case UInt8(ascii: "\\"):
             guard index + 1 < count else { return }
             let next = bytes[index + 1]
@@ -255,31 +313,29 @@ final class SecretMatcher: Sendable {
                 if (0xD800..<0xDC00).contains(unit), index + 11 < count, bytes[index + 6] == UInt8(ascii: "\\"),
                     bytes[index + 7] == UInt8(ascii: "u"), let low = hexNumber(bytes, from: index + 8, digits: 4), (0xDC00..<0xE000).contains(low)
                 {
-                    if let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) {
-                        body(Array(String(Character(scalar)).utf8), index + 12)
-                    }
-                } else if let scalar = Unicode.Scalar(unit) {
-                    body(Array(String(Character(scalar)).utf8), index + 6)
+                    if let decoded = Unit(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), next: index + 12) { body(decoded) }
+                } else if let decoded = Unit(scalar: unit, next: index + 6) {
+                    body(decoded)
                 }
             case UInt8(ascii: "x"):
                 guard let value = hexNumber(bytes, from: index + 2, digits: 2) else { return }
-                body([UInt8(value)], index + 4)
-                if value >= 0x80, let scalar = Unicode.Scalar(value) { body(Array(String(Character(scalar)).utf8), index + 4) }
+                body(Unit(byte: UInt8(value), next: index + 4))
+                if value >= 0x80, let decoded = Unit(scalar: value, next: index + 4) { body(decoded) }
             case UInt8(ascii: "0")...UInt8(ascii: "3"):
                 if index + 3 < count, isOctal(bytes[index + 2]), isOctal(bytes[index + 3]) {
-                    body([(next - 48) << 6 | (bytes[index + 2] - 48) << 3 | (bytes[index + 3] - 48)], index + 4)
+                    body(Unit(byte: (next - 48) << 6 | (bytes[index + 2] - 48) << 3 | (bytes[index + 3] - 48), next: index + 4))
                 }
-            case UInt8(ascii: "n"): body([0x0A], index + 2)
-            case UInt8(ascii: "r"): body([0x0D], index + 2)
-            case UInt8(ascii: "t"): body([0x09], index + 2)
-            case UInt8(ascii: "b"): body([0x08], index + 2)
-            case UInt8(ascii: "f"): body([0x0C], index + 2)
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "'"): body([next], index + 2)
+            case UInt8(ascii: "n"): body(Unit(byte: 0x0A, next: index + 2))
+            case UInt8(ascii: "r"): body(Unit(byte: 0x0D, next: index + 2))
+            case UInt8(ascii: "t"): body(Unit(byte: 0x09, next: index + 2))
+            case UInt8(ascii: "b"): body(Unit(byte: 0x08, next: index + 2))
+            case UInt8(ascii: "f"): body(Unit(byte: 0x0C, next: index + 2))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "'"): body(Unit(byte: next, next: index + 2))
             default: return
             }
         case UInt8(ascii: "&"):
-            guard let (scalar, end) = reference(bytes, at: index) else { return }
-            body(Array(String(Character(scalar)).utf8), end)
+            guard let (scalar, end) = reference(bytes, at: index), let decoded = Unit(scalar: scalar.value, next: end) else { return }
+            body(decoded)
         default:
             return
         }
@@ -328,7 +384,7 @@ final class SecretMatcher: Sendable {
     ]
 
     /// The whole base64 (or base64url) word around `range`, with its padding.
-    static func word(around range: Range<Int>, in bytes: [UInt8]) -> (Int, Int) {
+    static func word(around range: Range<Int>, in bytes: [UInt8]) -> (start: Int, end: Int) {
         var start = range.lowerBound
         while start > 0, isBase64(bytes[start - 1]) { start -= 1 }
         var end = range.upperBound

@@ -53,7 +53,10 @@ final class SecretMatcher: Sendable {
     private let byFirstByte: [[Int]]
     /// Pattern indexes by their first two bytes (lower-cased, the first in the high byte): where
     /// the text is literal, most positions have no candidate at all.
-    private let byFirstPair: [[Int]]
+    private let byFirstPair: [Int: [Int]]
+    /// A bit per key of ``byFirstPair``: most positions are ruled out without a dictionary look-up
+    /// (and building a matcher costs 8 KB, not a table of 65,536 entries).
+    private let pairBits: [UInt64]
     /// The longest pattern, in bytes.
     let longest: Int
 
@@ -91,12 +94,15 @@ final class SecretMatcher: Sendable {
             }
         }
         var byFirstByte = [[Int]](repeating: [], count: 256)
-        var byFirstPair = [[Int]](repeating: [], count: 65_536)
+        var byFirstPair: [Int: [Int]] = [:]
+        var pairBits = [UInt64](repeating: 0, count: 1024)
         for (index, pattern) in patterns.enumerated() {
             let first = Int(Self.lowercased(allBytes[pattern.start])), second = Int(Self.lowercased(allBytes[pattern.start + 1]))
             byFirstByte[first].append(index)
-            byFirstPair[first << 8 | second].append(index)
+            byFirstPair[first << 8 | second, default: []].append(index)
+            pairBits[(first << 8 | second) >> 6] |= 1 << UInt64(second & 63)
         }
+        self.pairBits = pairBits
         bytes = allBytes
         self.patterns = patterns
         self.byFirstByte = byFirstByte
@@ -140,7 +146,7 @@ final class SecretMatcher: Sendable {
     func ranges(in bytes: [UInt8]) -> [Range<Int>] {
         let count = bytes.count
         guard !patterns.isEmpty, count >= 4 else { return [] }
-        let byFirstByte = self.byFirstByte, byFirstPair = self.byFirstPair
+        let byFirstByte = self.byFirstByte, byFirstPair = self.byFirstPair, pairBits = self.pairBits
         var found: [Range<Int>] = []
         var index = 0
         while index < count {
@@ -163,8 +169,8 @@ final class SecretMatcher: Sendable {
                 let key = Int(Self.lowercased(byte)) << 8 | Int(Self.lowercased(next))
                 if Self.isEscapeStart(next) {
                     consider(byFirstByte[Int(Self.lowercased(byte))])
-                } else if !byFirstPair[key].isEmpty {
-                    consider(byFirstPair[key])
+                } else if pairBits[key >> 6] & (1 << UInt64(key & 63)) != 0, let candidates = byFirstPair[key] {
+                    consider(candidates)
                 }
             }
             if best.end > best.start { found.append(best.start..<best.end) }

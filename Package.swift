@@ -147,7 +147,7 @@ let package = Package(
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts",
+                "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

@@ -117,7 +117,8 @@ struct CIReportTests {
         #expect(ContractReport.escapedData("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b")
         #expect(ContractReport.escapedProperty("[g] a: b, c%\n") == "[g] a%3A b%2C c%25%0A")
         let line = ContractReport.workflowCommand("error", title: "t::x", message: "m\n::warning::injected")
-        #expect(line == "::error title=t%3A%3Ax::m%0A::warning::injected")
+        // `::` in a title or message is shown escaped too (WorkflowCommands), whatever GitHub unescapes.
+        #expect(line == "::error title=t%3A\\u{3A}x::m%0A:\\u{3A}warning:\\u{3A}injected")
         #expect(line.split(separator: "\n").count == 1, "a message cannot start a second command on its own line")
         let long = ContractReport.workflowCommand("error", title: "t", message: "start" + String(repeating: "a", count: 10_000) + "end")
         #expect(long.count <= ContractReport.maxAnnotationCharacters + 20)

@@ -42,6 +42,9 @@ final class HostileServer: Sendable {
         case proxy
         /// The mock's answer, then the request's credentials echoed in its body (see ``echo(_:into:)``).
         case echo
+        /// The mock's answer with ``HostileText`` (workflow commands) added: a member of a JSON
+        /// answer, and the whole body of a 500 to a details GET (so that a contract fails on it).
+        case inject
         /// A redirect to `location`.
         case redirect(status: Int, location: String)
         /// `bytes` bytes of JSON-looking text: with `Content-Length`, chunked, or up to the close.
@@ -163,6 +166,10 @@ final class HostileServer: Sendable {
             var response = proxied(request)
             Self.echo(request, into: &response)
             send(client, response.serialized(closing: true))
+        case .inject:
+            var response = proxied(request)
+            Self.inject(request, into: &response)
+            send(client, response.serialized(closing: true))
         case .redirect(let status, let location):
             send(client, Array("HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
         case .stream(let bytes, let framing):
@@ -204,9 +211,24 @@ final class HostileServer: Sendable {
         return response
     }
 
+    /// Adds ``HostileText`` to `response`: a `note` member of a JSON object answer, and the body
+    /// of a 500 (as text) to a details GET.
+    static func inject(_ request: Received, into response: inout HTTPResponse) {
+        if request.method == "GET", request.target.hasPrefix("/api/v1/announcements/") {
+            response.status = 500
+            response.headers.set("Content-Type", "text/plain")
+            response.body = Array(("error\n" + HostileText.text + "\n").utf8)
+            return
+        }
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return }
+        object["note"] = HostileText.text
+        response.body = Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+    }
+
     /// Puts the request's credentials into `response`'s body, in every form a careless server
     /// might echo them: the raw headers as JSON members and as text lines, a decoded Basic
-    /// credential, the values percent-encoded, a query string, and the request body. A 204
+    /// credential, the values percent-encoded, a query string, the request body, and every form
+    /// of ``SecretForms`` of the credential and of the decoded pair (`encoded`). A 204
     /// becomes a 200 so that it has a body; a 2xx to a photo upload becomes a 401, so that the
     /// contract fails and the echo is reported.
     static func echo(_ request: Received, into response: inout HTTPResponse) {
@@ -225,6 +247,12 @@ final class HostileServer: Sendable {
             echo["urlencoded"] = encoded
             echo["query"] = "/echo?authorization=\(encoded)&raw=\(authorization)&x=1"
             echo["text"] = lines.joined(separator: "\r\n")
+            var values = [authorization]
+            if let decoded = echo["decoded"] as? String { values.append(decoded) }
+            if parts.count == 2 { values.append(String(parts[1])) }
+            let forms = values.flatMap { value in SecretForms.forms(of: value).map { "\($0.name): \($0.text)" } }
+            echo["encoded"] = forms
+            lines += forms
         }
         echo["body"] = String(decoding: request.body.prefix(4000), as: UTF8.self)
         var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]

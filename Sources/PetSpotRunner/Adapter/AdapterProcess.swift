@@ -224,7 +224,8 @@ final class AdapterProcess: Sendable {
     }
 
     /// Relays the adapter's standard error to ours line by line, each line escaped and cut at
-    /// ``DisplayText/maxBytes`` (its full length stated), at most ``maxRelayedErrorBytes`` in all.
+    /// ``DisplayText/maxBytes`` (its full length stated), workflow commands made inert
+    /// (``WorkflowCommands/visible(_:)``), at most ``maxRelayedErrorBytes`` in all.
     private static func relayErrors(_ descriptor: Int32, to writeLine: (String) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var line: [UInt8] = []
@@ -244,7 +245,7 @@ final class AdapterProcess: Sendable {
             }
             let text = DisplayText.sanitized(String(decoding: line, as: UTF8.self), fullLength: lineLength)
             relayed += text.utf8.count
-            writeLine("adapter: \(text)")
+            writeLine("adapter: \(WorkflowCommands.visible(text))")
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

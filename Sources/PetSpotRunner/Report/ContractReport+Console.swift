@@ -3,6 +3,9 @@ import PetSpotJSON
 
 extension ContractReport {
     /// The console form: a header, a summary per group, totals, then every failure in full.
+    ///
+    /// No line can issue a GitHub Actions workflow command: `##[` and `::` are shown escaped
+    /// (``WorkflowCommands/visible(_:)``).
     public var consoleText: String {
         var lines: [String] = []
         var header = "petspot-contracts \(command): target \(target)"
@@ -64,7 +67,7 @@ extension ContractReport {
             lines.append("")
             lines.append(contentsOf: Self.findingLines(number: index + 1, finding))
         }
-        return lines.joined(separator: "\n")
+        return WorkflowCommands.visible(lines.joined(separator: "\n"))
     }
 
     static func failureLines(number: Int, group: String, contract: String, _ failure: ContractFailure) -> [String] {

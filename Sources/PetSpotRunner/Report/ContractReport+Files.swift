@@ -225,12 +225,20 @@ extension ContractReport {
             xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"
-        return xml
+        // CI tools print these texts: no workflow command in them (the markup has no `::` or `##[`).
+        return WorkflowCommands.visible(xml)
     }
 
     /// Writes the JSON report to `path`.
     public func writeJSON(to path: String) throws(RunnerError) {
-        try Self.write(json.serialized(options: [.prettyPrinted]) + "\n", to: path, flag: "--report-json")
+        try Self.write(jsonText, to: path, flag: "--report-json")
+    }
+
+    /// The text of the `--report-json` file: ``json`` pretty-printed, with `##[` and `::` written
+    /// as JSON escapes (``WorkflowCommands/jsonEscaped(_:)``: the same values, and no workflow
+    /// command if a CI step prints the file).
+    public var jsonText: String {
+        WorkflowCommands.jsonEscaped(json.serialized(options: [.prettyPrinted])) + "\n"
     }
 
     /// Writes the JUnit XML to `path`.

@@ -40,7 +40,9 @@ extension ContractReport {
         page.raw("<script type=\"application/json\" id=\"report-data\">")
         page.raw(Self.scriptSafeJSON(chartData))
         page.raw("</script>\n<script nonce=\"\(nonce)\">\n\(Self.script)</script>\n</body>\n</html>\n")
-        return page.html
+        // No workflow command if a CI step prints the page: references outside the script data
+        // (the style sheet and the script hold no `::` or `##[`), JSON escapes inside it.
+        return WorkflowCommands.markupEscaped(page.html)
     }
 
     /// Writes the HTML report to `path`.
@@ -373,7 +375,7 @@ extension ContractReport {
     /// strings, where the escape means the same character).
     static func scriptSafeJSON(_ value: JSONValue) -> String {
         var result = ""
-        for scalar in value.serialized().unicodeScalars {
+        for scalar in WorkflowCommands.jsonEscaped(value.serialized()).unicodeScalars {
             switch scalar {
             case "<": result += "\\u003c"
             case ">": result += "\\u003e"

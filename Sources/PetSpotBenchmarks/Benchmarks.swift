@@ -50,6 +50,9 @@ public enum Benchmarks {
         /// Planted app defects (the example adapter's `--break`) caught by a default `check --sut`,
         /// and the time to the first failure.
         case appDefects = "app-defects"
+        /// Planted submission defects (the example adapter's `--break submit-...`) caught by the
+        /// submission under faults of a default `check --sut`, over 10 seeds, and the faults shown.
+        case submissionDefects = "submission-defects"
         /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
         case challenge
         /// Secrets masked in 10 MB of report text, in every encoding: MB/s.
@@ -77,6 +80,7 @@ public enum Benchmarks {
             case .mock: try mock(seconds: seconds, emit: emit)
             case .backendDefects: plantedDefects(emit: emit)
             case .appDefects: try DefectBenchmark.run(emit: emit)
+            case .submissionDefects: try SubmissionDefectBenchmark.run(emit: emit)
             case .challenge: shrinkingChallenge(emit: emit)
             case .redaction: redaction(emit: emit)
             }

@@ -25,14 +25,14 @@ struct CheckCommand: RunnerCommand {
     static let shrinkSeconds = Option.seconds(
         "--shrink-seconds", default: 5, in: 0...3600, help: "Time the shrinker may spend on one cause of failure.")
     static let submissionScenarios = Option.int(
-        "--submission-scenarios", default: 40, in: 0...100_000,
+        "--submission-scenarios", default: SubmissionSettings.defaults.scenarios, in: 0...100_000,
         help: "Reports submitted through the faulty network by the app's own submission code (0: none).", replay: .whenGiven)
     static let submissionRule = Option<SubmissionRule>.choice(
-        "--submission-rule", value: "RULE", default: .spec,
+        "--submission-rule", value: "RULE", default: SubmissionSettings.defaults.rule,
         help: "The Try Again rule the reference model follows: spec (report-flows.md: both requests again) or later (the later iteration's: only the failed upload).",
         replay: .whenGiven)
     static let submissionTimeout = Option.seconds(
-        "--submission-timeout", default: 0.5, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
+        "--submission-timeout", default: SubmissionSettings.defaults.requestTimeout, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
         replay: .whenGiven)
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
@@ -88,7 +88,7 @@ struct CheckCommand: RunnerCommand {
         usesMock = !options[Self.noMock]
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: 5)
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: SubmissionSettings.defaults.shrinkSeconds)
         replayCommand = options.replayLine
         self.arguments = arguments
     }

@@ -16,6 +16,11 @@ package struct SubmissionSettings: Sendable {
     /// Seconds the shrinker may spend on one property.
     package var shrinkSeconds: Double
 
+    /// What a default `check` uses: 40 scenarios, report-flows.md's rule, a 0.3 s time-out (every
+    /// answer held past it costs that long; the proxy answers a healthy request in milliseconds),
+    /// 5 s of shrinking per property.
+    package static let defaults = SubmissionSettings(scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 5)
+
     /// Settings.
     package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double) {
         self.scenarios = scenarios

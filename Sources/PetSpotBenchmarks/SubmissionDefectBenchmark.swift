@@ -20,17 +20,8 @@ enum SubmissionDefectBenchmark {
 
     /// The submission defects `command --list-defects` prints.
     static func defects(of command: String) throws -> [Defect] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " --list-defects"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let columns = line.split(separator: "\t").map(String.init)
-            return columns.count >= 3 && columns[1] == "submission" ? Defect(name: columns[0], property: columns[2]) : nil
+        try DefectBenchmark.listed(by: command).compactMap { columns in
+            columns.count >= 3 && columns[1] == "submission" ? Defect(name: columns[0], property: columns[2]) : nil
         }
     }
 

@@ -25,6 +25,8 @@ import PetSpotModel
 ///   past the budget (or once the run is interrupted) sending throws ``GroupStop/requestsRefused``,
 ///   which ends the group, and every declared contract that no case reached is skipped with the
 ///   reason;
+/// - an id a target answered reaches a path only as a single path segment (``AnnouncementPath``,
+///   ``GroupBackend/create(_:)``, ``GroupBackend/path(of:answeredIn:by:failing:)``);
 /// - microchip numbers are unique to the run (``GroupBackend/microchip()``);
 /// - every announcement a create made is remembered from its answer, and every one a delete
 ///   removed, so cleanup deletes exactly what is left, whichever request created it;
@@ -190,10 +192,12 @@ package struct GroupBackend: Sendable {
         session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip())
     }
 
-    /// An announcement the run created: its id, management password and the 201 answer.
+    /// An announcement the run created: its id and paths, management password and the 201 answer.
     package struct Created: Sendable {
         /// The announcement's id.
-        package let id: String
+        package var id: String { path.id }
+        /// Its paths (the id as one path segment).
+        package let path: AnnouncementPath
         /// Its management password (a secret: never printed).
         package let password: String
         /// The 201 answer's body.
@@ -208,11 +212,14 @@ package struct GroupBackend: Sendable {
         package let request: TransportRequest
         /// Its answer.
         package let response: Result<TransportResponse, TransportError>
+        /// What was wrong with it, when it answered 201 (an id that is no path segment); `nil`
+        /// when it did not answer 201 with an id and a management password.
+        package var problem: String? = nil
     }
 
     /// Creates an announcement from `body` (it is deleted at cleanup).
     /// - Returns: the created announcement, or the exchange when it did not answer 201 with an id
-    ///   and a management password.
+    ///   that is a single path segment (``AnnouncementPath``) and a management password.
     package func create(_ body: JSONObject) async throws(GroupStop) -> Result<Created, FailedSetup> {
         let request = BackendTarget.createRequest(.object(body))
         let answer = try await send(request)
@@ -222,7 +229,27 @@ package struct GroupBackend: Sendable {
         else {
             return .failure(FailedSetup(request: request, response: answer))
         }
-        return .success(Created(id: id, password: password, answer: object, exchange: BackendTarget.Exchange(request: request, response: answer)))
+        switch AnnouncementPath.of(id) {
+        case .failure(let refusal):
+            return .failure(FailedSetup(request: request, response: answer, problem: refusal.answered(by: "create")))
+        case .success(let path):
+            return .success(Created(path: path, password: password, answer: object, exchange: BackendTarget.Exchange(request: request, response: answer)))
+        }
+    }
+
+    /// The paths of the announcement `id`, which `what` (`create`, `the list`) answered in
+    /// `exchange`; `nil` when `id` is not a single path segment, after recording that as a failure
+    /// of `contract` (`create answered id '../../x?y', not a single path segment (it contains
+    /// '/')`). The id is then never sent back: a group that gets `nil` sends nothing about it.
+    package func path(
+        of id: String, answeredIn exchange: BackendTarget.Exchange, by what: String, failing contract: String, password: String? = nil
+    ) -> AnnouncementPath? {
+        switch AnnouncementPath.of(id) {
+        case .success(let path): return path
+        case .failure(let refusal):
+            record(contract, refusal.answered(by: what), exchange, expected: "an id that is a single path segment", password: password)
+            return nil
+        }
     }
 
     /// Creates the catalog's base payload with a fresh microchip number.
@@ -266,8 +293,9 @@ package struct GroupBackend: Sendable {
 
     /// Records a failed setup as a failure of each of `contracts`.
     package func recordSetupFailure(_ contracts: [String], _ setup: FailedSetup, what: String) {
+        let problem = setup.problem.map { "setup: \(what): \($0)" } ?? "setup: \(what) did not answer 201"
         for contract in contracts {
-            record(contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
+            record(contract, problem, request: setup.request, expected: "201", response: setup.response)
         }
     }
 }

@@ -156,9 +156,9 @@ package final class BackendTarget: Sendable {
     }
 
     /// `DELETE /api/admin/v1/announcements/{id}` with `authorization` as the raw header (none when `nil`).
-    package static func adminDeleteRequest(id: String, authorization: String?) -> TransportRequest {
+    package static func adminDeleteRequest(_ announcement: AnnouncementPath, authorization: String?) -> TransportRequest {
         TransportRequest(
-            method: "DELETE", path: "/api/admin/v1/announcements/\(id)",
+            method: "DELETE", path: announcement.adminDelete,
             headers: authorization.map { [("Authorization", $0)] } ?? [])
     }
 
@@ -220,10 +220,16 @@ package final class BackendTarget: Sendable {
     /// The known production defects seen so far.
     package var knownDefectSightings: [KnownDefectSighting] { registry.withLock { $0.knownDefects } }
 
+    /// The announcements this run created and has not deleted (yet), with their microchip numbers.
+    package var undeleted: [(id: String, microchip: String?)] {
+        registry.withLock { registry in registry.created.filter { !registry.deleted.contains($0.id) } }
+    }
+
     /// Deletes every announcement this run created and no contract deleted, with the admin token
-    /// and outside the request budget; records the rest as leftovers.
+    /// and outside the request budget; records the rest as leftovers. An id that is not a single
+    /// path segment (``AnnouncementPath``) is never sent: it is a leftover with the reason.
     package func cleanUp(recorder: ContractRecorder) async {
-        let remaining = registry.withLock { registry in registry.created.filter { !registry.deleted.contains($0.id) } }
+        let remaining = undeleted
         guard let adminToken else {
             for item in remaining {
                 recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "no --admin-token given; delete it by hand"))
@@ -231,7 +237,16 @@ package final class BackendTarget: Sendable {
             return
         }
         await forEachConcurrently(remaining, limit: concurrency) { item in
-            let request = Self.adminDeleteRequest(id: item.id, authorization: adminToken)
+            let announcement: AnnouncementPath
+            switch AnnouncementPath.of(item.id) {
+            case .success(let path): announcement = path
+            case .failure(let refusal):
+                recorder.leave(Leftover(
+                    id: item.id, microchipNumber: item.microchip,
+                    reason: "not deleted: the target answered an \(refusal.description), so no request names it; find it by its microchip number"))
+                return
+            }
+            let request = Self.adminDeleteRequest(announcement, authorization: adminToken)
             do {
                 let response = try await self.transport.sendUnbudgeted(request)
                 if response.status == 204 || response.status == 404 {

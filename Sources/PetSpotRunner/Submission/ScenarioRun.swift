@@ -157,23 +157,37 @@ package struct ScenarioExecutor: Sendable {
         run.created = blockingAwait { [created = run.created] in
             var looked: [CreatedAnnouncement] = []
             for var announcement in created {
-                let details = await target.sendOutsideBudget(BackendTarget.getRequest("/api/v1/announcements/\(announcement.id)"))
+                // An id that is no single path segment is never sent back (see AnnouncementPath).
+                guard let path = try? AnnouncementPath(announcement.id) else {
+                    looked.append(announcement)
+                    continue
+                }
+                let details = await target.sendOutsideBudget(BackendTarget.getRequest(path.details))
                 if case .success(let response) = details, response.status == 200 {
                     announcement.existsAtEnd = true
                     announcement.photoURL = (try? JSONValue.parse(response.body))?["photoUrl"]?.stringValue
-                    if let url = announcement.photoURL, url.hasPrefix("/"),
+                    if let url = announcement.photoURL, Self.isImagePath(url, of: path),
                         case .success(let image) = await target.sendOutsideBudget(TransportRequest(method: "GET", path: url))
                     {
                         announcement.servesThePhoto = image.status == 200 && image.body == photo
                     }
                     if let token = target.adminToken {
-                        _ = await target.sendOutsideBudget(BackendTarget.adminDeleteRequest(id: announcement.id, authorization: token))
+                        _ = await target.sendOutsideBudget(BackendTarget.adminDeleteRequest(path, authorization: token))
                     }
                 }
                 looked.append(announcement)
             }
             return looked
         }
+    }
+
+    /// Whether `url` (a `photoUrl` the backend answered) is the `/images` path of `announcement`'s
+    /// photo, `/images/{id}.{ext}` with an extension of letters: only then is it fetched.
+    static func isImagePath(_ url: String, of announcement: AnnouncementPath) -> Bool {
+        let prefix = "/images/\(announcement.segment)."
+        guard url.hasPrefix(prefix) else { return false }
+        let ext = url.dropFirst(prefix.count)
+        return !ext.isEmpty && ext.count <= 8 && ext.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
     }
 
     /// Whether `request` is the create.

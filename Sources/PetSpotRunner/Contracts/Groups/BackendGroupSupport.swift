@@ -271,9 +271,10 @@ package enum SampleImage {
     }
 }
 
-/// The photo upload the app sends: multipart/form-data with one file part, Basic auth `id:password`.
+/// The photo upload the app sends to `announcement`: multipart/form-data with one file part, Basic
+/// auth `id:password` (none when `password` is `nil`).
 package func photoUploadRequest(
-    id: String, password: String?, partName: String = "photo", fileName: String, contentType: String, bytes: Data
+    _ announcement: AnnouncementPath, password: String?, partName: String = "photo", fileName: String, contentType: String, bytes: Data
 ) -> TransportRequest {
     let boundary = "PetSpotContractsPhoto7c1e"
     var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(partName)\"; filename=\"\(fileName)\"\r\n".utf8)
@@ -281,8 +282,8 @@ package func photoUploadRequest(
     body.append(bytes)
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
     var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)"), ("Accept", "application/json")]
-    if let password { headers.append(("Authorization", "Basic " + Data("\(id):\(password)".utf8).base64EncodedString())) }
-    return TransportRequest(method: "POST", path: "/api/v1/announcements/\(id)/photos", headers: headers, body: body)
+    if let password { headers.append(("Authorization", "Basic " + Data("\(announcement.id):\(password)".utf8).base64EncodedString())) }
+    return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
 }
 
 /// Great-circle geometry on the sphere production uses (R = 6371 km).

@@ -49,7 +49,7 @@ struct RoutingContracts: BackendContractGroup {
         let health = try await backend.exchange(BackendTarget.getRequest("/api/health"))
         let headHealth = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/health", headers: [("Accept", "application/json")]))
         backend.record(Self.head, Self.headProblem(headHealth.response, get: health.response), headHealth, expected: "200, the GET answer's Content-Type, no body")
-        let headUnknown = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        let headUnknown = try await backend.exchange(TransportRequest(method: "HEAD", path: AnnouncementPath(uuid: UUID()).details))
         backend.record(Self.head, Self.headProblem(headUnknown.response, status: 404), headUnknown, expected: "404, Content-Type application/json, no body")
 
         for (contract, coding) in [(Self.gzip, "gzip"), (Self.deflate, "deflate")] {

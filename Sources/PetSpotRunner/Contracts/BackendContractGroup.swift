@@ -283,12 +283,15 @@ package struct GroupBackend: Sendable {
         session.record(group, contract, problem, exchange, expected: expected, password: password, caseId: caseId)
     }
 
-    /// Records one case of `contract` from its parts (see ``ContractSession/record(_:_:_:request:expected:response:input:caseId:redactor:)``).
+    /// Records one case of `contract` from its parts (see ``ContractSession/record(_:_:_:request:expected:response:input:caseId:redactor:bodyLength:)``).
     package func record(
         _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
-        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil
+        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil,
+        bodyLength: Int? = nil
     ) {
-        session.record(group, contract, problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor)
+        session.record(
+            group, contract, problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor,
+            bodyLength: bodyLength)
     }
 
     /// Records a failed setup as a failure of each of `contracts`.

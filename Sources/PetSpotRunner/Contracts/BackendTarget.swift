@@ -263,12 +263,14 @@ package final class BackendTarget: Sendable {
 
 extension ContractSession {
     /// Records one case of `contract` in `group`: a pass when `problem` is `nil`, else a failure
-    /// with the request and answer, redacted, and (against a backend reached over HTTP) a `curl`
-    /// line that sends the same request, its secrets read from environment variables.
+    /// with the request and an excerpt of the answer (``AnswerExcerpt``: a long body keeps only
+    /// its start), redacted, and (against a backend reached over HTTP) a `curl` line that sends
+    /// the same request, its secrets read from environment variables. `bodyLength` is the full
+    /// length of an answer body already cut (``AnswerExcerpt/kept(_:)``).
     package func record(
         _ group: String, _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
         response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil,
-        redactor: Redactor? = nil
+        redactor: Redactor? = nil, bodyLength: Int? = nil
     ) {
         guard let problem else {
             recorder.pass(group: group, contract: contract)
@@ -277,7 +279,7 @@ extension ContractSession {
         let redactor = redactor ?? backend?.redactor ?? Redactor()
         let actual: String? = response.map {
             switch $0 {
-            case .success(let answer): redactor.response(answer)
+            case .success(let answer): AnswerExcerpt.text(answer, bodyLength: bodyLength, redactor: redactor)
             case .failure(let error): "no answer: \(error.description)"
             }
         }

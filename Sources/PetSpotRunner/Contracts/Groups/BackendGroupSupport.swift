@@ -121,8 +121,10 @@ package struct SharedBehaviourObservations: Sendable {
     package struct Failure: Sendable {
         /// The request.
         package var request: TransportRequest
-        /// Its answer.
+        /// Its answer, the body cut after ``AnswerExcerpt/keptBodyBytes``.
         package var response: TransportResponse
+        /// The full length of the answer's body.
+        package var bodyLength: Int
         /// What is wrong.
         package var problem: String
     }
@@ -143,7 +145,8 @@ package struct SharedBehaviourObservations: Sendable {
             }
             failed += 1
             if failures.count < ContractRecorder.maxFailuresKept {
-                failures.append(Failure(request: request, response: response, problem: problem))
+                let kept = AnswerExcerpt.kept(response)
+                failures.append(Failure(request: request, response: kept.response, bodyLength: kept.bodyLength, problem: problem))
             }
         }
     }

@@ -110,7 +110,9 @@ struct RoutingContracts: BackendContractGroup {
         for (contract, rule) in [(cors, observed.cors), (contentType, observed.contentType)] {
             if rule.passed > 0 { recorder.pass(group: group, contract: contract, count: rule.passed) }
             for failure in rule.failures {
-                backend.record(contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response))
+                backend.record(
+                    contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response),
+                    bodyLength: failure.bodyLength)
             }
             for _ in rule.failures.count..<max(rule.failures.count, rule.failed) {
                 recorder.fail(group: group, contract: contract, ContractFailure(message: "another answer broke the rule"))

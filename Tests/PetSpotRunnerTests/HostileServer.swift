@@ -56,6 +56,8 @@ final class HostileServer: Sendable {
         case reset
         /// The mock's answer, changed by `change` (e.g. a create's id replaced by a hostile one).
         case rewritten(@Sendable (inout HTTPResponse) -> Void)
+        /// No answer at all: the connection stays open, silent, until the server stops.
+        case silent
     }
 
     /// How a streamed body is delimited.
@@ -186,6 +188,8 @@ final class HostileServer: Sendable {
             var response = proxied(request)
             change(&response)
             send(client, response.serialized(closing: true))
+        case .silent:
+            while !stopped { usleep(20_000) }
         case .reset:
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))

@@ -22,9 +22,12 @@ import PetSpotModel
 ///
 /// What the ritual guarantees, whatever the group does:
 /// - every request is charged to the run's budget when it is sent (``GroupBackend/send(_:)``);
-///   past the budget (or once the run is interrupted) sending throws ``GroupStop/requestsRefused``,
-///   which ends the group, and every declared contract that no case reached is skipped with the
-///   reason;
+///   past the budget (or once the run is interrupted or past its deadline) sending throws
+///   ``GroupStop/requestsRefused``, which ends the group, and every declared contract that no case
+///   reached is skipped with the reason;
+/// - a group whose requests time out ``BackendTarget/maxConsecutiveTimeouts`` times in a row is
+///   stopped the same way (the breaker): a target that stopped answering costs a few timeouts per
+///   group, not one per request;
 /// - an id a target answered reaches a path only as a single path segment (``AnnouncementPath``,
 ///   ``GroupBackend/create(_:)``, ``GroupBackend/path(of:answeredIn:by:failing:)``);
 /// - microchip numbers are unique to the run (``GroupBackend/microchip()``);
@@ -68,7 +71,7 @@ extension BackendContractGroup {
         }
         if backend.wasRefused {
             for contract in session.recorder.uncheckedContracts(group: name) {
-                session.recorder.skip(group: name, contract: contract, reason: target.transport.stopReason ?? "request budget reached")
+                session.recorder.skip(group: name, contract: contract, reason: backend.stopReason)
             }
         }
     }
@@ -96,8 +99,10 @@ package struct GroupBackend: Sendable {
     package let target: BackendTarget
     /// The requests held for the current step, if any.
     private let hold: BudgetHold?
-    /// Set once the budget refused one of this group's requests.
+    /// Set once the budget refused one of this group's requests, or the breaker tripped.
     private let refusal: RefusalFlag
+    /// The group's consecutive timeouts.
+    private let breaker: TimeoutBreaker
 
     /// The backend of `group` in `session`.
     init(group: String, session: ContractSession, target: BackendTarget) {
@@ -106,6 +111,7 @@ package struct GroupBackend: Sendable {
         self.target = target
         hold = nil
         refusal = RefusalFlag()
+        breaker = TimeoutBreaker(limit: target.maxConsecutiveTimeouts)
     }
 
     private init(_ other: GroupBackend, hold: BudgetHold) {
@@ -113,6 +119,7 @@ package struct GroupBackend: Sendable {
         session = other.session
         target = other.target
         refusal = other.refusal
+        breaker = other.breaker
         self.hold = hold
     }
 
@@ -124,22 +131,42 @@ package struct GroupBackend: Sendable {
     package var concurrency: Int { target.concurrency }
     /// The captured contract.
     package var schemas: ContractSchemas { session.schemas }
-    /// Whether the budget refused a request of this group.
+    /// Whether the budget refused a request of this group, or its breaker tripped.
     var wasRefused: Bool { refusal.isSet }
+
+    /// Why the group sends no more requests: its breaker tripped, the run stopped granting
+    /// requests (an interruption, the deadline), or the budget was reached.
+    var stopReason: String {
+        if breaker.isTripped { return breaker.reason }
+        return target.transport.stopReason ?? "request budget reached"
+    }
 
     // MARK: Sending
 
-    /// Charges `request` to the budget and sends it.
+    /// Charges `request` to the budget and sends it. The answer's absence by timeout counts
+    /// toward the group's breaker: after ``BackendTarget/maxConsecutiveTimeouts`` in a row, the
+    /// group sends nothing more (noted once in the report).
     /// - Returns: the answer, or why there is none.
-    /// - Throws: ``GroupStop/requestsRefused`` when the budget refuses it (noted once in the report).
+    /// - Throws: ``GroupStop/requestsRefused`` when the budget refuses it (noted once in the
+    ///   report), or once the breaker tripped; nothing was sent then.
     package func send(_ request: TransportRequest) async throws(GroupStop) -> Result<TransportResponse, TransportError> {
+        if breaker.isTripped {
+            refusal.set()
+            throw .requestsRefused
+        }
+        let answer: Result<TransportResponse, TransportError>
         do {
-            return try await target.send(request, hold: hold)
+            answer = try await target.send(request, hold: hold)
         } catch {
             refusal.set()
             target.noteRefusal(recorder: session.recorder)
             throw .requestsRefused
         }
+        if breaker.trips(on: answer) {
+            refusal.set()
+            session.recorder.note("\(group): \(breaker.reason); its other contracts were skipped")
+        }
+        return answer
     }
 
     /// Sends `request` and returns it with its answer.
@@ -160,9 +187,10 @@ package struct GroupBackend: Sendable {
         return try await body(GroupBackend(self, hold: hold))
     }
 
-    /// A transport through this backend (charged, observed) for code that takes one, such as the
-    /// model's ``ReportSubmitter``; a refused request reaches that code as a transport error.
-    package var transport: any AnnouncementTransport { target.observedTransport(hold: hold) }
+    /// A transport through this backend (charged, observed, counted by the breaker) for code that
+    /// takes one, such as the model's ``ReportSubmitter``; a refused request reaches that code as a
+    /// transport error.
+    package var transport: any AnnouncementTransport { GroupTransport(backend: self) }
 
     /// Runs `body` for every item, at most `limit` (by default ``concurrency``) at once; once the
     /// budget refuses a request no further item starts.
@@ -299,6 +327,56 @@ package struct GroupBackend: Sendable {
         let problem = setup.problem.map { "setup: \(what): \($0)" } ?? "setup: \(what) did not answer 201"
         for contract in contracts {
             record(contract, problem, request: setup.request, expected: "201", response: setup.response)
+        }
+    }
+}
+
+/// A transport through ``GroupBackend/send(_:)``; a request the group does not send is a
+/// transport error naming why.
+struct GroupTransport: AnnouncementTransport {
+    let backend: GroupBackend
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = try await backend.send(request)
+        } catch {
+            throw .noConnection("not sent: \(backend.stopReason)")
+        }
+        return try answer.get()
+    }
+}
+
+/// The breaker of one group (or of the cleanup): counts the requests that timed out in a row,
+/// and trips at ``limit``, after which no more requests are sent.
+final class TimeoutBreaker: Sendable {
+    /// Timeouts in a row that trip it.
+    let limit: Int
+    private let state = Locked<(inARow: Int, tripped: Bool)>((0, false))
+
+    /// A breaker tripping after `limit` timeouts in a row.
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Whether it tripped.
+    var isTripped: Bool { state.withLock { $0.tripped } }
+
+    /// Why the requests stopped, once it tripped.
+    var reason: String { "\(limit) requests in a row timed out (--max-timeouts \(limit)): the target stopped answering" }
+
+    /// Counts `answer`: a timeout adds one, any answer (or other error) starts again from zero.
+    /// - Returns: `true` when this timeout tripped it (once).
+    func trips(on answer: Result<TransportResponse, TransportError>) -> Bool {
+        state.withLock { state in
+            guard case .failure(.timedOut) = answer else {
+                state.inARow = 0
+                return false
+            }
+            state.inARow += 1
+            guard state.inARow >= limit, !state.tripped else { return false }
+            state.tripped = true
+            return true
         }
     }
 }

@@ -35,6 +35,9 @@ package final class BackendTarget: Sendable {
     package let microchips: MicrochipSequence
     /// Requests in flight at most.
     package let concurrency: Int
+    /// Requests that time out in a row before a group (or the cleanup) stops sending: the breaker
+    /// (`--max-timeouts`).
+    package let maxConsecutiveTimeouts: Int
     /// Masks the admin token (and, per case, management passwords) in everything recorded.
     package let redactor: Redactor
     /// The reports the submission group sends.
@@ -61,12 +64,17 @@ package final class BackendTarget: Sendable {
 
     private let registry = Locked(Registry())
 
+    /// The breaker's default: 3 requests in a row without an answer within `--timeout` mean the
+    /// target stopped answering (a slow moment rarely times out three requests in a row).
+    package static let defaultMaxConsecutiveTimeouts = 3
+
     /// A backend target.
     package init(
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
-        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil
+        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts
     ) {
+        self.maxConsecutiveTimeouts = max(1, maxConsecutiveTimeouts)
         self.name = name
         self.baseURL = baseURL
         self.transport = transport
@@ -126,12 +134,6 @@ package final class BackendTarget: Sendable {
             return id.isEmpty || id.contains("/") ? nil : (id.removingPercentEncoding ?? id)
         }
         return nil
-    }
-
-    /// A transport that sends through ``send(_:hold:)`` (charged, observed), for code that takes a
-    /// transport, such as the model's ``ReportSubmitter``; a refused request is a transport error.
-    package func observedTransport(hold: BudgetHold? = nil) -> any AnnouncementTransport {
-        ObservedTransport(target: self, hold: hold)
     }
 
     /// Notes once in `recorder` that the budget refused a request (or the run stopped granting).
@@ -227,7 +229,8 @@ package final class BackendTarget: Sendable {
 
     /// Deletes every announcement this run created and no contract deleted, with the admin token
     /// and outside the request budget; records the rest as leftovers. An id that is not a single
-    /// path segment (``AnnouncementPath``) is never sent: it is a leftover with the reason.
+    /// path segment (``AnnouncementPath``) is never sent: it is a leftover with the reason. After
+    /// ``maxConsecutiveTimeouts`` deletes in a row time out, the rest are not tried (leftovers).
     package func cleanUp(recorder: ContractRecorder) async {
         let remaining = undeleted
         guard let adminToken else {
@@ -236,7 +239,12 @@ package final class BackendTarget: Sendable {
             }
             return
         }
+        let breaker = TimeoutBreaker(limit: maxConsecutiveTimeouts)
         await forEachConcurrently(remaining, limit: concurrency) { item in
+            if breaker.isTripped {
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "not deleted: \(breaker.reason)"))
+                return
+            }
             let announcement: AnnouncementPath
             switch AnnouncementPath.of(item.id) {
             case .success(let path): announcement = path
@@ -247,14 +255,19 @@ package final class BackendTarget: Sendable {
                 return
             }
             let request = Self.adminDeleteRequest(announcement, authorization: adminToken)
-            do {
-                let response = try await self.transport.sendUnbudgeted(request)
-                if response.status == 204 || response.status == 404 {
-                    self.markDeleted(item.id)
-                } else {
-                    recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete answered \(response.status)"))
-                }
+            let answer: Result<TransportResponse, TransportError>
+            do throws(TransportError) {
+                answer = .success(try await self.transport.sendUnbudgeted(request))
             } catch {
+                answer = .failure(error)
+            }
+            _ = breaker.trips(on: answer)
+            switch answer {
+            case .success(let response) where response.status == 204 || response.status == 404:
+                self.markDeleted(item.id)
+            case .success(let response):
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete answered \(response.status)"))
+            case .failure(let error):
                 recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete got no answer: \(String(describing: error))"))
             }
         }
@@ -302,22 +315,6 @@ extension ContractSession {
         record(
             group, contract, problem, request: exchange.request, expected: expected, response: exchange.response, caseId: caseId,
             redactor: backend?.redactor(adding: password))
-    }
-}
-
-/// A transport through ``BackendTarget/send(_:hold:)``: charged to the budget and observed.
-struct ObservedTransport: AnnouncementTransport {
-    let target: BackendTarget
-    let hold: BudgetHold?
-
-    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        let answer: Result<TransportResponse, TransportError>
-        do {
-            answer = try await target.send(request, hold: hold)
-        } catch {
-            throw .noConnection(error.description)
-        }
-        return try answer.get()
     }
 }
 

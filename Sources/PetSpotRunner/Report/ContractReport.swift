@@ -496,6 +496,9 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.leftovers.append(leftover) }
     }
 
+    /// The leftovers recorded so far.
+    package var leftovers: [Leftover] { recording.withLock { $0.leftovers } }
+
     /// Every failure kept so far, as recorded (before the report's final pass): what a run holds
     /// in memory until its report is made.
     package var keptFailures: [ContractFailure] {

@@ -140,3 +140,27 @@ struct BoundedRunTests {
         #expect(server.requests.count < 200, "\(server.requests.count) requests")
     }
 }
+
+@Suite("run's admin token")
+struct AdminTokenTests {
+    @Test("an admin token with a control character is a usage error: exit 64, nothing sent, the token not shown", arguments: [
+        ("s3cr3t-t0ken\n", "\\n at byte offset 12"), ("s3c\rr3t", "\\r at byte offset 3"), ("\u{1B}[2Js3cr3t", "\\u{1B} at byte offset 0"),
+    ])
+    func tokenWithControlCharacter(token: String, position: String) async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let result = await runTool(["run", "--base-url", server.url, "--admin-token", token, "--no-progress"])
+        #expect(result.status == RunnerExitCode.usage.rawValue)
+        #expect(result.err.contains("the admin token from --admin-token contains the control character \(position)"), "\(result.err)")
+        #expect(!result.err.contains("s3c") && !result.err.contains("r3t"), "\(result.err)")
+        #expect(server.requests.isEmpty)
+        // The same from the environment.
+        let words = ["--base-url", server.url]
+        #expect(throws: RunnerError.usage(
+            "the admin token from the PETSPOT_ADMIN_TOKEN environment variable contains the control character \(position) "
+                + "(a line break read from a file?): it cannot be sent in an Authorization header; remove it", command: "run"
+        )) {
+            try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: ["PETSPOT_ADMIN_TOKEN": token])
+        }
+    }
+}

@@ -38,13 +38,18 @@ struct RunCommand: RunnerCommand {
         "--profile", value: "P", default: .production, help: "Expected behaviour: production, or strict (the project's mock).", replay: .always)
     /// A token given with `--admin-token` is never printed: the replay line reads it from
     /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it; one from the environment is
-    /// read from it again (no flag).
+    /// read from it again (no flag). A token with a control character (a line break read from a
+    /// file) could never be sent in a header: a usage error (``checkedToken(_:from:_:)``).
     static let adminToken = Option<AdminToken?>(
         OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
         replay: .always,
         read: { (given: [String], context: OptionContext) throws(RunnerError) in
-            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) { return AdminToken(value: token, fromCommandLine: true) }
-            return context.environment[CurlReproduction.adminTokenVariable].flatMap { $0.isEmpty ? nil : AdminToken(value: $0, fromCommandLine: false) }
+            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) {
+                return AdminToken(value: try checkedToken(token, from: "--admin-token", context), fromCommandLine: true)
+            }
+            let variable = CurlReproduction.adminTokenVariable
+            guard let token = context.environment[variable], !token.isEmpty else { return nil }
+            return AdminToken(value: try checkedToken(token, from: "the \(variable) environment variable", context), fromCommandLine: false)
         }, words: { $0?.fromCommandLine == true ? "--admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : nil })
     static let concurrency = Option.int("--concurrency", value: "K", default: 4, in: 1...64, help: "Requests in flight at most.")
     static let maxRequests = Option.int(
@@ -141,6 +146,21 @@ struct RunCommand: RunnerCommand {
         showsProgress = !options[CommonOptions.noProgress]
         replayCommand = options.replayLine
         self.arguments = arguments
+    }
+
+    /// `token` when it can be sent in a header: a usage error naming `source` and the byte offset
+    /// of its first control character otherwise (the token itself is never printed).
+    static func checkedToken(_ token: String, from source: String, _ context: OptionContext) throws(RunnerError) -> String {
+        var offset = 0
+        for scalar in token.unicodeScalars {
+            if DisplayText.needsEscape(scalar) {
+                throw context.usage(
+                    "the admin token from \(source) contains the control character \(DisplayText.escape(scalar)) at byte offset \(offset) "
+                        + "(a line break read from a file?): it cannot be sent in an Authorization header; remove it")
+            }
+            offset += String(scalar).utf8.count
+        }
+        return token
     }
 
     /// For a token given with `--admin-token`: where the replay and curl lines take it from.

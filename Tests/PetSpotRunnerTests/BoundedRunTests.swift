@@ -164,3 +164,43 @@ struct AdminTokenTests {
         }
     }
 }
+
+/// The second signal, as a separate process.
+@Suite("run's second signal, as a separate process", .serialized)
+struct SecondSignalTests {
+    @Test("a second SIGINT during cleanup lists the ids not deleted, on standard error and in --report-json, then exits 130")
+    func secondSignalListsLeftovers() throws {
+        let binary = try #require(ToolBinary.path)
+        let interrupted = Locked(false)
+        // Deletes hang once the run is interrupted: its cleanup is still under way at the second signal.
+        let server = try HostileServer { request, _ in
+            request.method == "DELETE" && interrupted.withLock({ $0 }) ? .silent : .proxy
+        }
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("second-signal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jsonPath = directory.appendingPathComponent("report.json").path
+        let child = try ChildProcess(binary, [
+            "run", "--base-url", server.url, "--cases", "200", "--seed", "5", "--concurrency", "4", "--no-progress", "--timeout", "30",
+            "--admin-token", MockBackend.defaultAdminToken, "--report-json", jsonPath,
+        ])
+        let wait = Date(timeIntervalSinceNow: 30)
+        while Date() < wait && server.storedIds.count < 3 { usleep(5_000) }
+        interrupted.withLock { $0 = true }
+        child.send(SIGINT)
+        // The cleanup has begun when a delete arrives after the signal.
+        let deletesBefore = server.requests.filter { $0.method == "DELETE" }.count
+        while Date() < wait && server.requests.filter({ $0.method == "DELETE" }).count <= deletesBefore { usleep(5_000) }
+        usleep(200_000)
+        child.send(SIGINT)
+        let outcome = child.wait(upTo: 30)
+        #expect(outcome.status == 130, "\(outcome.err)")
+        let stored = server.storedIds
+        #expect(!stored.isEmpty)
+        for id in stored { #expect(outcome.err.contains("left on target: announcement \(id)"), "\(id) not listed: \(outcome.err)") }
+        let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+        let leftovers = Set(report["leftovers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        #expect(stored.isSubset(of: leftovers), "not in the report: \(stored.subtracting(leftovers))")
+    }
+}

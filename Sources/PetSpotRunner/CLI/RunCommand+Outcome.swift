@@ -62,3 +62,35 @@ extension RunCommand {
             seed: seed, replay: replayCommand))
     }
 }
+
+extension RunCommand {
+    /// What a second signal does before the process exits at once (the cleanup may be under way):
+    /// prints, on standard error, every announcement the run created and has not deleted, and
+    /// writes the report so far to `--report-json` with them as leftovers, so that nothing is left
+    /// on the target without a list.
+    func reportUndeletedOnExit(backend: BackendTarget, recorder: ContractRecorder, output: RunnerOutput, startedAt: Date) {
+        let listed = Set(recorder.leftovers.map(\.id))
+        let undeleted = backend.undeleted.filter { !listed.contains($0.id) }
+        for item in undeleted {
+            recorder.leave(Leftover(
+                id: item.id, microchipNumber: item.microchip,
+                reason: "not deleted: the run exited on a second signal before its cleanup deleted it"))
+        }
+        let leftovers = recorder.leftovers
+        output.errorLine(
+            "petspot-contracts run: exiting before the cleanup finished: \(leftovers.count) announcement(s) of this run are left on the target"
+                + (leftovers.isEmpty ? "" : ":"))
+        for leftover in leftovers {
+            let microchip = leftover.microchipNumber.map { " (microchip \(DisplayText.sanitized($0, maxBytes: 40)))" } ?? ""
+            output.errorLine("  left on target: announcement \(DisplayText.sanitized(leftover.id, maxBytes: 200))\(microchip)")
+        }
+        guard let jsonPath = outputs.jsonPath else { return }
+        let report = recorder.report(command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
+        do {
+            try report.writeJSON(to: jsonPath)
+            output.errorLine("petspot-contracts run: the report so far, with these leftovers, is in \(DisplayText.sanitized(jsonPath, maxBytes: 400))")
+        } catch {
+            output.errorLine("petspot-contracts run: \(error.message)")
+        }
+    }
+}

@@ -87,8 +87,9 @@ struct RunCommand: RunnerCommand {
             runs and the report is written (exit 1). A group whose requests time out --max-timeouts times in a row \
             stops (the breaker), its other contracts skipped. \
             SIGINT/SIGTERM: no new case starts, cleanup runs, the report so far is printed and written, exit 130/143 \
-            (a second signal exits at once). A run that checks fewer than half of its contracts (a small \
-            --max-requests) fails its "run coverage" contract: exit 1.
+            (a second signal exits at once, after printing the ids not yet deleted and writing them to --report-json). \
+            A run that checks fewer than half of its contracts (a small --max-requests) fails its "run coverage" \
+            contract: exit 1.
             """,
         options: [baseURL, CommonOptions.seed, cases, profile, adminToken, concurrency, maxRequests, timeout, deadline, maxTimeouts, maxResponseBytes]
             + ReportOutputs.options + [CommonOptions.noProgress],
@@ -203,6 +204,12 @@ struct RunCommand: RunnerCommand {
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: nil, backend: backend)
+        // A second signal exits at once: it first lists what is not deleted, on standard error and
+        // in the JSON report.
+        let exitReport = SignalTrap.shared.register(.cleanup { [self] in
+            reportUndeletedOnExit(backend: backend, recorder: recorder, output: output, startedAt: startedAt)
+        })
+        defer { exitReport.end() }
         try await ContractRegistry.checkAll(session)
         progress.finish()
         let hint = backend.noteFindings(recorder: recorder)

@@ -90,7 +90,7 @@ struct BoundedRunTests {
                 return count % 2 == 0
             }
         }
-        let result = try await runBounded(transport, ["--cases", "1", "--concurrency", "1", "--max-timeouts", "2", "--max-requests", "300"])
+        let result = try await runBounded(transport, ["--cases", "1", "--concurrency", "1", "--max-timeouts", "2", "--max-requests", "120"])
         #expect(!skipReasons(in: result.report).contains { $0.contains("in a row timed out") })
         #expect(transport.count > 100)
     }

@@ -51,7 +51,7 @@ struct HTTPTransportTests {
         let server = try HostileServer { _, _ in .redirect(status: 302, location: "\(other)/api/health") }
         defer { server.stop() }
         let transport = try Self.transport(server, wire: wire)
-        let response = try await transport.send(BackendTarget.adminDeleteRequest(id: "x", authorization: "token"))
+        let response = try await transport.send(BackendTarget.adminDeleteRequest(AnnouncementPath(constant: "x"), authorization: "token"))
         #expect(response.status == 302)
         let get = try await transport.send(BackendTarget.getRequest("/api/health"))
         #expect(get.status == 302)

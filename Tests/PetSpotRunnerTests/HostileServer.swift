@@ -57,6 +57,10 @@ final class HostileServer: Sendable {
         case delayed(seconds: Double)
         /// A TCP reset instead of an answer.
         case reset
+        /// The mock's answer, changed by `change` (e.g. a create's id replaced by a hostile one).
+        case rewritten(@Sendable (inout HTTPResponse) -> Void)
+        /// No answer at all: the connection stays open, silent, until the server stops.
+        case silent
     }
 
     /// How a streamed body is delimited.
@@ -187,6 +191,12 @@ final class HostileServer: Sendable {
         case .delayed(let seconds):
             Thread.sleep(forTimeInterval: seconds)
             send(client, proxied(request).serialized(closing: true))
+        case .rewritten(let change):
+            var response = proxied(request)
+            change(&response)
+            send(client, response.serialized(closing: true))
+        case .silent:
+            while !stopped { usleep(20_000) }
         case .reset:
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))

@@ -501,6 +501,15 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.leftovers.append(leftover) }
     }
 
+    /// The leftovers recorded so far.
+    package var leftovers: [Leftover] { recording.withLock { $0.leftovers } }
+
+    /// Every failure kept so far, as recorded (before the report's final pass): what a run holds
+    /// in memory until its report is made.
+    package var keptFailures: [ContractFailure] {
+        recording.withLock { $0.groups.flatMap { $0.contracts.flatMap(\.failures) } }
+    }
+
     /// Sets the command line that replays the run.
     public func setReplay(_ line: String) {
         recording.withLock { $0.replay = line }

@@ -168,20 +168,31 @@ package struct ScenarioExecutor: Sendable {
             run.created.append(CreatedAnnouncement(id: id, password: password, connection: exchange.index, deliveredToApp: delivered))
         }
         for index in run.created.indices {
-            let id = run.created[index].id
-            guard case .success(let details) = target.sendOutsideBudgetNow(BackendTarget.getRequest("/api/v1/announcements/\(id)")),
-                details.status == 200
+            // An id that is no single path segment is never sent back (see AnnouncementPath).
+            guard let path = try? AnnouncementPath(run.created[index].id),
+                case .success(let details) = target.sendOutsideBudgetNow(BackendTarget.getRequest(path.details)), details.status == 200
             else { continue }
             run.created[index].existsAtEnd = true
             let url = (try? JSONValue.parse(details.body))?["photoUrl"]?.stringValue
             run.created[index].photoURL = url
-            if let url, url.hasPrefix("/"), case .success(let image) = target.sendOutsideBudgetNow(TransportRequest(method: "GET", path: url)) {
+            if let url, Self.isImagePath(url, of: path),
+                case .success(let image) = target.sendOutsideBudgetNow(TransportRequest(method: "GET", path: url))
+            {
                 run.created[index].servesThePhoto = image.status == 200 && image.body == run.photo
             }
             if let token = target.adminToken {
-                _ = target.sendOutsideBudgetNow(BackendTarget.adminDeleteRequest(id: id, authorization: token))
+                _ = target.sendOutsideBudgetNow(BackendTarget.adminDeleteRequest(path, authorization: token))
             }
         }
+    }
+
+    /// Whether `url` (a `photoUrl` the backend answered) is the `/images` path of `announcement`'s
+    /// photo, `/images/{id}.{ext}` with an extension of letters: only then is it fetched.
+    static func isImagePath(_ url: String, of announcement: AnnouncementPath) -> Bool {
+        let prefix = "/images/\(announcement.segment)."
+        guard url.hasPrefix(prefix) else { return false }
+        let ext = url.dropFirst(prefix.count)
+        return !ext.isEmpty && ext.count <= 8 && ext.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
     }
 
     /// Whether `request` is the create.

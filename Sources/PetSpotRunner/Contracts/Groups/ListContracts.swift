@@ -102,7 +102,7 @@ struct ListContracts: BackendContractGroup {
             case .success(let created):
                 if hasPhoto {
                     let upload = try await backend.exchange(photoUploadRequest(
-                        id: created.id, password: created.password, fileName: "pet.png", contentType: "image/png",
+                        created.path, password: created.password, fileName: "pet.png", contentType: "image/png",
                         bytes: SampleImage.png(tag: "petspot-contracts list \(index)")))
                     guard case .success(let response) = upload.response, response.status == 201 else {
                         for contract in oracleContracts {

@@ -174,8 +174,8 @@ struct GoldenRun {
 enum GoldenNormalizer {
     /// Patterns and their templates, applied in order after the literal replacements.
     private static let patterns: [(NSRegularExpression, String)] = [
-        // The summary line's wall-clock time: `..., in 3.622 s`.
-        (#", in [0-9]+(\.[0-9]+)? s$"#, ", in <seconds> s"),
+        // The summary line's wall-clock time: `..., in 3.622 s` (before any findings' count).
+        (#", in [0-9]+(?:\.[0-9]+)? s(;|$)"#, ", in <seconds> s$1"),
         // JSON report: the run's, each group's and each contract's duration; the start time.
         (#""durationSeconds": [0-9.eE+-]+"#, #""durationSeconds": <seconds>"#),
         (#""startedAt": "[^"]*""#, #""startedAt": "<timestamp>""#),

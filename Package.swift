@@ -99,6 +99,9 @@ let package = Package(
             path: "Tests/PetSpotPropertyEngineTestSupport"
         ),
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
+        // A filter that respells the numbers of an adapter's answers in every valid JSON form
+        // (`1E+1`, trailing zeros, `-0`): a correct adapter must pass whatever form it writes.
+        .executableTarget(name: "petspot-number-forms", dependencies: ["PetSpotJSON"], path: "Tests/PetSpotNumberForms"),
 
         .testTarget(
             name: "PetSpotConformanceTests",
@@ -147,7 +150,7 @@ let package = Package(
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts",
+                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts", "petspot-number-forms",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

@@ -158,7 +158,7 @@ package final class BackendTarget: Sendable {
     /// `DELETE /api/admin/v1/announcements/{id}` with `authorization` as the raw header (none when `nil`).
     package static func adminDeleteRequest(id: String, authorization: String?) -> TransportRequest {
         TransportRequest(
-            method: "DELETE", path: "/api/admin/v1/announcements/\(id)",
+            method: "DELETE", path: RequestPath.adminAnnouncement(id),
             headers: authorization.map { [("Authorization", $0)] } ?? [])
     }
 

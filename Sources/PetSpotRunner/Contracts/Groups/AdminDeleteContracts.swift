@@ -39,7 +39,7 @@ struct AdminDeleteContracts: BackendContractGroup {
         case .success(let value): created = value
         }
         let id = created.id
-        let details = BackendTarget.getRequest("/api/v1/announcements/\(id)")
+        let details = BackendTarget.getRequest(RequestPath.announcement(id))
 
         /// Sends a delete that must be refused with `expected`, then requires the announcement to
         /// still be there.
@@ -61,7 +61,7 @@ struct AdminDeleteContracts: BackendContractGroup {
             backend.record(contract, problem, problem == nil ? attempt : after, expected: "200 (the announcement is still there)")
         }
 
-        let adminPath = "/api/admin/v1/announcements/\(id)", aliasPath = "/api/v1/announcements/\(id)"
+        let adminPath = RequestPath.adminAnnouncement(id), aliasPath = RequestPath.announcement(id)
         try await refused(Self.noToken, path: adminPath, authorization: nil, Self.missing)
         try await refused(Self.wrongToken, path: adminPath, authorization: "petspot-contracts-wrong-\(UUID().uuidString.lowercased())", Self.invalid)
         if let token { try await refused(Self.scheme, path: adminPath, authorization: "Bearer \(token)", Self.invalid) }

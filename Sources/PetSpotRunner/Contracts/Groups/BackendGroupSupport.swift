@@ -282,7 +282,7 @@ package func photoUploadRequest(
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
     var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)"), ("Accept", "application/json")]
     if let password { headers.append(("Authorization", "Basic " + Data("\(id):\(password)".utf8).base64EncodedString())) }
-    return TransportRequest(method: "POST", path: "/api/v1/announcements/\(id)/photos", headers: headers, body: body)
+    return TransportRequest(method: "POST", path: RequestPath.photos(id), headers: headers, body: body)
 }
 
 /// Great-circle geometry on the sphere production uses (R = 6371 km).

@@ -23,7 +23,7 @@ struct DetailsContracts: BackendContractGroup {
         case .failure(let setup):
             backend.recordSetupFailure([Self.sameAsCreate], setup, what: "creating an announcement")
         case .success(let created):
-            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+            let read = try await backend.exchange(BackendTarget.getRequest(RequestPath.announcement(created.id)))
             backend.record(
                 Self.sameAsCreate, Self.sameAsCreateProblem(read.response, created: created.answer, schemas: backend.schemas), read,
                 expected: "200 with the create answer's members, no managementPassword", password: created.password)

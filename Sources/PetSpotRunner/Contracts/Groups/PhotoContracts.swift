@@ -48,7 +48,7 @@ struct PhotoContracts: BackendContractGroup {
             }
         }
         func photoURL() async throws(GroupStop) -> (BackendTarget.Exchange, Result<String, ProblemText>) {
-            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(id)"))
+            let read = try await backend.exchange(BackendTarget.getRequest(RequestPath.announcement(id)))
             switch successObject(read.response, status: 200) {
             case .failure(let problem): return (read, .failure(ProblemText("details: \(problem)")))
             case .success(let object):

@@ -75,6 +75,6 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
         body.append(Data("--\(boundary)--\r\n".utf8))
         var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)")]
         if let authorization = item.authorization.headerValue(with: credentials) { headers.append(("Authorization", authorization)) }
-        return TransportRequest(method: "POST", path: "/api/v1/announcements/\(announcementId)/photos", headers: headers, body: body)
+        return TransportRequest(method: "POST", path: RequestPath.photos(announcementId), headers: headers, body: body)
     }
 }

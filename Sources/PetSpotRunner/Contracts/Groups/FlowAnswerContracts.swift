@@ -147,6 +147,10 @@ public struct FlowContracts: Sendable {
         var description: String { "the time budget was reached" }
     }
 
+    private struct SetupFailed: Error, CustomStringConvertible {
+        var description: String { "the adapter never answered a question" }
+    }
+
     private struct CauseFound: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
@@ -202,8 +206,11 @@ public struct FlowContracts: Sendable {
         let budget = Duration.milliseconds(Int64(budgetSeconds * 1000))
 
         // Exploring: every case checked, causes collected, boundaries labelled.
+        let adapter = oracle as? AdapterOracle
         let exploration = property("flow answers") { flowCase in
             if ContinuousClock.now - start > budget { throw BudgetReached() }
+            // An adapter that never answered (a setup mistake) is asked nothing more.
+            if adapter?.setupFailure != nil { throw SetupFailed() }
             let evaluation = evaluate(flowCase, cache: cache)
             // A case answered while the run was being stopped may have been cut short: not counted.
             if stopSignal?.isStopped == true { return true }
@@ -268,8 +275,9 @@ public struct FlowContracts: Sendable {
         }
         recorder.setCoverage(BoundaryCoverage(cases: explored.cases, rows: rows, verdict: verdict))
 
-        // Shrinking: each distinct cause once, in the order found.
-        let (ordered, facets) = Self.distinct(explored.causes)
+        // Shrinking: each distinct cause once, in the order found (nothing to shrink when the
+        // adapter never answered).
+        let (ordered, facets) = adapter?.setupFailure == nil ? Self.distinct(explored.causes) : ([], [:])
         var failures: [String: [ContractFailure]] = [:]
         for (cause, record) in ordered.prefix(maxFailures) {
             var failure = shrunkFailure(cause, record, cache: cache)
@@ -427,12 +435,12 @@ struct FlowAnswerContracts: ContractGroup {
             maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock, stopSignal: flows.stopSignal)
         let name = self.name
         _ = await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
-        if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {
+        // An adapter that never answered is a setup mistake: one paragraph and exit 2, no report
+        // (unless the run was interrupted, which has its own report and exit code).
+        if let adapter = flows.oracle as? AdapterOracle, let failure = adapter.setupFailure, flows.stopSignal?.isStopped != true {
             adapter.finish()
             session.progress?.finish()
-            throw .configuration(
-                "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
-                command: "check")
+            throw .configuration(failure.paragraph, command: "check")
         }
     }
 }

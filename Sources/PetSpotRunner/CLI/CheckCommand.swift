@@ -110,7 +110,7 @@ struct CheckCommand: RunnerCommand {
         let stopSignal = StopSignal()
         interruption.onInterrupt { _ in stopSignal.stop() }
         if sut != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
-        output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
+        if !outputs.quiet { output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)") }
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()

@@ -13,7 +13,8 @@ extension RunCommand {
     /// fails when fewer than half of the contracts were checked (passed or failed rather than
     /// skipped), so that a run whose request budget skipped most contracts is not "OK".
     func recordRunOutcome(
-        _ recorder: ContractRecorder, transport: BudgetedTransport, base: any AnnouncementTransport, interruption: RunInterruption
+        _ recorder: ContractRecorder, transport: BudgetedTransport, base: any AnnouncementTransport, interruption: RunInterruption,
+        replay: String
     ) {
         if let http = base as? RunnerHTTPTransport {
             for note in http.redirectNotes { recorder.note(note) }
@@ -46,6 +47,6 @@ extension RunCommand {
             message: "only \(checked) of \(summary.contracts) contracts were checked (\(summary.skipped) skipped: \(why)); "
                 + "a run passes only when at least half of its contracts are checked",
             expected: "at least \(needed) of \(summary.contracts) contracts checked", actual: "\(checked) checked",
-            seed: seed, replay: replayCommand))
+            seed: seed, replay: replay))
     }
 }

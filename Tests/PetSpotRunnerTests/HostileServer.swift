@@ -74,6 +74,10 @@ final class HostileServer: Sendable {
         var created: [String] = []
         var deleted: Set<String> = []
         var stopped = false
+        /// Trickles under way.
+        var trickling = 0
+        /// Every trickle that ended: bytes sent, and whether it ended because the client left.
+        var trickles: [(bytes: Int, clientLeft: Bool)] = []
     }
 
     private let state = Locked(State())
@@ -116,6 +120,12 @@ final class HostileServer: Sendable {
 
     /// Every request received so far.
     var requests: [Received] { state.withLock { $0.requests } }
+
+    /// Every trickle that ended, once none is under way (waiting up to `seconds` for the last
+    /// ones to notice their client left): body bytes sent, and whether the client left first.
+    func endedTrickles(waitingUpTo seconds: Double = 60) -> [(bytes: Int, clientLeft: Bool)] {
+        state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.trickling == 0 }) { state, _ in state.trickles }
+    }
 
     /// Every management password the mock handed out through this server.
     var passwords: [String] { state.withLock { $0.passwords } }
@@ -171,11 +181,26 @@ final class HostileServer: Sendable {
             let body = GzipBomb.body
             send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
         case .trickle(let interval, let count):
-            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else { return }
+            var sent = 0, clientLeft = false
+            state.withLock { $0.trickling += 1 }
+            defer {
+                state.withLock { state in
+                    state.trickling -= 1
+                    state.trickles.append((sent, clientLeft))
+                }
+            }
+            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else {
+                clientLeft = true
+                return
+            }
             for _ in 0..<count {
                 if stopped { return }
                 Thread.sleep(forTimeInterval: interval)
-                guard send(client, [UInt8(ascii: " ")]) else { return }
+                guard send(client, [UInt8(ascii: " ")]) else {
+                    clientLeft = true
+                    return
+                }
+                sent += 1
             }
         case .delayed(let seconds):
             Thread.sleep(forTimeInterval: seconds)

@@ -99,9 +99,9 @@ let package = Package(
             path: "Tests/PetSpotPropertyEngineTestSupport"
         ),
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
-        // A filter that respells the numbers of an adapter's answers in every valid JSON form
-        // (`1E+1`, trailing zeros, `-0`): a correct adapter must pass whatever form it writes.
-        .executableTarget(name: "petspot-number-forms", dependencies: ["PetSpotJSON"], path: "Tests/PetSpotNumberForms"),
+        // A filter around an adapter: respells the numbers of its answers in every valid JSON form
+        // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
+        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON"], path: "Tests/PetSpotAdapterFilter"),
 
         .testTarget(
             name: "PetSpotConformanceTests",
@@ -150,7 +150,7 @@ let package = Package(
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts", "petspot-number-forms",
+                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

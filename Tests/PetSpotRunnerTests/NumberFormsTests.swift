@@ -5,16 +5,16 @@ import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
 
-/// The number-forms filter (`Tests/PetSpotNumberForms`), built beside the test bundle.
-enum NumberFormsFilter {
-    static let path = BuiltProduct.path("petspot-number-forms")
+/// The adapter filter (`Tests/PetSpotAdapterFilter`), built beside the test bundle.
+enum AdapterFilter {
+    static let path = BuiltProduct.path("petspot-adapter-filter")
 
     /// The forms it writes (its `--form` names).
     static let forms = ["exponent-plus", "integer-mantissa", "fraction-mantissa", "trailing-zeros", "padded", "negative-zero", "plain"]
 
     /// Runs the filter on `lines` with `arguments`; returns its output lines.
     static func filter(_ lines: [String], _ arguments: [String]) throws -> [String] {
-        let path = try #require(Self.path, "petspot-number-forms not found beside the test bundle")
+        let path = try #require(Self.path, "petspot-adapter-filter not found beside the test bundle")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -36,8 +36,8 @@ struct NumberFormsTests {
     func filterKeepsValues() throws {
         let line = #"{"v":1,"id":3,"outcome":"submitted","payload":{"locationLatitude":52.1,"locationLongitude":-0.000123,"age":40,"x":0,"y":[1e300,-7.5]}}"#
         let original = try JSONValue.parse(line)
-        for form in NumberFormsFilter.forms {
-            let out = try NumberFormsFilter.filter([line, "not json"], ["--form", form])
+        for form in AdapterFilter.forms {
+            let out = try AdapterFilter.filter([line, "not json"], ["--form", form])
             #expect(out.count == 2)
             guard out.count == 2 else { continue }
             #expect(out[1] == "not json", "a line that is not JSON passes unchanged")
@@ -45,8 +45,8 @@ struct NumberFormsTests {
             #expect(respelled == original, "\(form): \(out[0])")
             if form != "plain" && form != "negative-zero" { #expect(out[0] != line, "\(form) wrote \(out[0])") }
         }
-        #expect(try NumberFormsFilter.filter([line], ["--form", "exponent-plus"]).first?.contains("5.21E+1") == true)
-        #expect(try NumberFormsFilter.filter([line], ["--form", "negative-zero"]).first?.contains(#""x":-0"#) == true)
+        #expect(try AdapterFilter.filter([line], ["--form", "exponent-plus"]).first?.contains("5.21E+1") == true)
+        #expect(try AdapterFilter.filter([line], ["--form", "negative-zero"]).first?.contains(#""x":-0"#) == true)
     }
 
     /// A correct adapter whose numbers come out as `1E+1`, `52.1000`, `-0` or any mix passes a
@@ -58,7 +58,7 @@ struct NumberFormsTests {
     ])
     func correctAdapterPasses(form: String, seed: Int) async throws {
         let adapter = try #require(ExampleAdapter.path)
-        let filter = try #require(NumberFormsFilter.path)
+        let filter = try #require(AdapterFilter.path)
         let respelling = form == "mixed" ? "--seed \(seed)" : "--form \(form)"
         let result = await runTool([
             "check", "--sut", "'\(adapter)' | '\(filter)' \(respelling)", "--seed", String(seed), "--no-progress",

@@ -52,10 +52,13 @@ extension ContractReport {
         let distinct = distinctFailures
         if !distinct.isEmpty {
             lines.append("")
-            lines.append("\(distinct.count) distinct cause\(distinct.count == 1 ? "" : "s") of failure (each shown once below, shrunk):")
+            let unshrunk = distinct.filter { $0.failure.cause?.shrunk == false }.count
+            lines.append("\(distinct.count) distinct cause\(distinct.count == 1 ? "" : "s") of failure (each shown once below, "
+                + (unshrunk == 0 ? "shrunk" : "\(distinct.count - unshrunk) shrunk") + "):")
             for (index, entry) in distinct.enumerated() {
                 guard let cause = entry.failure.cause else { continue }
-                lines.append("  \(index + 1). [\(entry.contract)] \(cause.summary) (\(cause.cases) case\(cause.cases == 1 ? "" : "s"))")
+                lines.append("  \(index + 1). [\(entry.contract)] \(cause.summary) (\(cause.cases) case\(cause.cases == 1 ? "" : "s")"
+                    + (cause.shrunk ? "" : ", not shrunk") + ")")
             }
         }
         var number = 0

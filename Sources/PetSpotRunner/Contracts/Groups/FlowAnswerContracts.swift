@@ -276,19 +276,50 @@ public struct FlowContracts: Sendable {
         recorder.setCoverage(BoundaryCoverage(cases: explored.cases, rows: rows, verdict: verdict))
 
         // Shrinking: each distinct cause once, in the order found (nothing to shrink when the
-        // adapter never answered).
+        // adapter never answered); causes that fail the same way in other fields join the
+        // first one's group. --max-failures counts groups; every cause found is listed, those
+        // past the cap unshrunk.
         let (ordered, facets) = adapter?.setupFailure == nil ? Self.distinct(explored.causes) : ([], [:])
-        var failures: [String: [ContractFailure]] = [:]
-        for (cause, record) in ordered.prefix(maxFailures) {
-            var failure = shrunkFailure(cause, record, cache: cache)
+        var groups: [CauseGroup] = []
+        var unshrunk: [(key: FailureCause, value: CauseRecord)] = []
+        var shrinks = 0
+        for (cause, record) in ordered {
+            let full = groups.count >= maxFailures
+            // Past the cap a cause is only worth shrinking when it may join a group (it carries
+            // a group's offending character), and only so many times.
+            if full {
+                let first = CauseSignature(cause, in: record.firstCase)
+                let hopeful = groups.contains { group in
+                    guard let characters = group.signature?.characters, !characters.isEmpty, let first else { return false }
+                    return !characters.isDisjoint(with: first.characters)
+                }
+                if !hopeful || shrinks >= maxFailures * 3 || stopSignal?.isStopped == true {
+                    unshrunk.append((cause, record))
+                    continue
+                }
+            }
+            var (failure, shown) = shrunkFailure(cause, record, cache: cache)
+            shrinks += 1
             if let also = facets[cause], !also.isEmpty {
                 failure.message += " (also shows as: " + also.map { "[\($0.contract)] \($0.kind)" }.joined(separator: "; ") + ")"
             }
-            failures[cause.contract, default: []].append(failure)
+            let member = CauseGroup.Member(cause: cause, record: record, shown: shown)
+            if let index = groups.firstIndex(where: { $0.admits(member) }) {
+                groups[index].add(member)
+            } else if !full {
+                groups.append(CauseGroup(member, failure: failure))
+            } else {
+                unshrunk.append((cause, record))
+            }
         }
-        if ordered.count > maxFailures {
-            let rest = ordered.dropFirst(maxFailures).map { "[\($0.key.contract)] \($0.key) (\($0.value.count) cases)" }
-            recorder.note("\(rest.count) more distinct cause(s) of failure, not shrunk (raise --max-failures to see them): " + rest.joined(separator: "; "))
+        var failures: [String: [ContractFailure]] = [:]
+        for group in groups { failures[group.members[0].cause.contract, default: []].append(group.groupedFailure) }
+        for (cause, record) in unshrunk {
+            failures[cause.contract, default: []].append(ContractFailure(
+                message: "\(cause): not shrunk: --max-failures \(maxFailures) causes were shown first (raise it to shrink this one)",
+                caseId: "first seen in case \(record.index + 1) of seed \(seed), \(record.count) case\(record.count == 1 ? "" : "s") with this cause",
+                seed: seed, replay: replay,
+                cause: ContractFailure.Cause(fields: cause.fields, kind: cause.kind, cases: record.count, shrunk: false)))
         }
 
         // Recording.
@@ -372,8 +403,10 @@ public struct FlowContracts: Sendable {
         return (roots.sorted { $0.value.order < $1.value.order }, facets)
     }
 
-    /// The failure shown for `cause`: its first case shrunk while the cause stays.
-    private func shrunkFailure(_ cause: FailureCause, _ record: CauseRecord, cache: Locked<[FlowCase: Evaluation]>) -> ContractFailure {
+    /// The failure shown for `cause`: its first case shrunk while the cause stays; and that case.
+    private func shrunkFailure(
+        _ cause: FailureCause, _ record: CauseRecord, cache: Locked<[FlowCase: Evaluation]>
+    ) -> (failure: ContractFailure, shown: FlowCase) {
         let shrinks = cause.contract != FlowAnswerChecks.protocolContract
         let search = property(cause.contract) { flowCase in
             let evaluation = evaluate(flowCase, cache: cache)
@@ -400,7 +433,7 @@ public struct FlowContracts: Sendable {
             if case .failure(let error) = exchange.result { return "(no answer: \(error.description))" }
             return "(no answer)"
         }()
-        return ContractFailure(
+        let failure = ContractFailure(
             message: "\(cause): \(message)\(note)",
             caseId: "question id \(exchange.id); first seen in case \(record.index + 1) of seed \(seed), \(record.count) case\(record.count == 1 ? "" : "s") with this cause",
             request: ReportedRequest(method: "QUESTION", path: isAdapter ? "adapter stdin" : "reference model", body: exchange.question),
@@ -408,6 +441,7 @@ public struct FlowContracts: Sendable {
             actual: actual, shrunkInput: shrinks ? shown.json : nil, originalInput: shrinks ? original?.json : shown.json,
             seed: seed, replay: replay,
             cause: ContractFailure.Cause(fields: cause.fields, kind: cause.kind, cases: record.count, shrunk: shrinks))
+        return (failure, shown)
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

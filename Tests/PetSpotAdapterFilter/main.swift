@@ -1,13 +1,21 @@
-// petspot-number-forms: a filter that respells every number of an adapter's answer lines in
-// another valid JSON form of the same value, as an adapter in another language may write them
-// (Python's Decimal and Java's BigDecimal print `1E+1`; others keep trailing zeros or `-0`).
+// petspot-adapter-filter: test support that changes what an adapter sees or says, line by line,
+// to make other apps out of the example adapter without touching it. Two filters around it:
 //
-//     check --sut "petspot-example-adapter | petspot-number-forms --seed 7"
+//     check --sut "petspot-adapter-filter --questions --keep-bom | petspot-example-adapter \
+//                  | petspot-adapter-filter --seed 7 --keep-bom"
 //
-// Reads lines on standard input, writes each back flushed: a JSON object has every number
-// respelled (its value unchanged, checked), any other line passes unchanged. `--form NAME`
-// writes every number in one form; the default picks a form per number from `--seed`. Exits 0
-// at the end of its input. Test support only: it never touches the network.
+// On the answers (the default): every number respelled in another valid JSON form of the same
+// value (checked), as an adapter in another language may write them (Python's Decimal and Java's
+// BigDecimal print `1E+1`; others keep trailing zeros or `-0`); `--form NAME` writes every
+// number in one form, else a form is picked per number from `--seed`; `--form plain` leaves the
+// spelling alone.
+//
+// `--keep-bom` on both sides plants a trimming helper that keeps U+FEFF, shared by every field:
+// the questions' U+FEFF become U+10FFFD (a private-use character the adapter's trimming keeps),
+// and the answers' U+10FFFD become U+FEFF again.
+//
+// A line that is not a JSON object passes unchanged; each line is written flushed; exits 0 at
+// the end of its input. It never touches the network.
 import Foundation
 import PetSpotJSON
 
@@ -84,56 +92,86 @@ struct SplitMix {
     }
 }
 
-func respelled(_ value: JSONValue, form: NumberForm?, random: inout SplitMix) -> JSONValue {
+/// The stand-in for U+FEFF while the adapter has the text (`--keep-bom`).
+let bomStandIn: Unicode.Scalar = "\u{10FFFD}"
+
+/// `text` with every `from` scalar replaced by `to`.
+func replacing(_ from: Unicode.Scalar, with to: Unicode.Scalar, in text: String) -> String {
+    guard text.unicodeScalars.contains(from) else { return text }
+    var view = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars { view.append(scalar == from ? to : scalar) }
+    return String(view)
+}
+
+/// What the filter does to each value of a line.
+struct Changes {
+    /// Respell numbers (answers only): in this form, or one picked per number when `nil`.
+    var numbers: Bool
+    var form: NumberForm?
+    /// Replace this scalar in every string (and object key) by the other.
+    var scalars: (from: Unicode.Scalar, to: Unicode.Scalar)?
+}
+
+func respelled(_ value: JSONValue, _ changes: Changes, random: inout SplitMix) -> JSONValue {
     switch value {
+    case .string(let text):
+        guard let scalars = changes.scalars else { return value }
+        return .string(replacing(scalars.from, with: scalars.to, in: text))
     case .number(let number):
-        let chosen = form ?? NumberForm.allCases[Int(random.next() % UInt64(NumberForm.allCases.count))]
+        guard changes.numbers else { return value }
+        let chosen = changes.form ?? NumberForm.allCases[Int(random.next() % UInt64(NumberForm.allCases.count))]
         guard let spelled = JSONNumber(literal: chosen.spell(number)), spelled == number else {
-            FileHandle.standardError.write(Data("petspot-number-forms: \(chosen.rawValue) changes \(number.literal); kept\n".utf8))
+            FileHandle.standardError.write(Data("petspot-adapter-filter: \(chosen.rawValue) changes \(number.literal); kept\n".utf8))
             return value
         }
         return .number(spelled)
     case .array(let items):
         var respelledItems: [JSONValue] = []
-        for item in items { respelledItems.append(respelled(item, form: form, random: &random)) }
+        for item in items { respelledItems.append(respelled(item, changes, random: &random)) }
         return .array(respelledItems)
     case .object(let object):
         var members: [JSONObject.Element] = []
-        for member in object.members { members.append((member.key, respelled(member.value, form: form, random: &random))) }
+        for member in object.members { members.append((member.key, respelled(member.value, changes, random: &random))) }
         return .object(JSONObject(members))
     default:
         return value
     }
 }
 
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("petspot-adapter-filter: \(message)\n".utf8))
+    exit(64)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
-var form: NumberForm?
+var changes = Changes(numbers: true)
 var seed: UInt64 = 0
+var questions = false, keepBOM = false
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
-    guard let value = arguments.first else {
-        FileHandle.standardError.write(Data("petspot-number-forms: \(flag) needs a value\n".utf8))
-        exit(64)
-    }
-    arguments.removeFirst()
     switch flag {
-    case "--seed": seed = UInt64(value) ?? 0
-    case "--form":
-        guard let named = NumberForm(rawValue: value) else {
-            FileHandle.standardError.write(Data("petspot-number-forms: forms: \(NumberForm.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
-            exit(64)
+    case "--questions": questions = true
+    case "--keep-bom": keepBOM = true
+    case "--seed", "--form":
+        guard let value = arguments.first else { fail("\(flag) needs a value") }
+        arguments.removeFirst()
+        if flag == "--seed" {
+            seed = UInt64(value) ?? 0
+        } else if let named = NumberForm(rawValue: value) {
+            changes.form = named
+        } else {
+            fail("forms: \(NumberForm.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        form = named
-    default:
-        FileHandle.standardError.write(Data("petspot-number-forms: unknown flag \(flag)\n".utf8))
-        exit(64)
+    default: fail("unknown flag \(flag)")
     }
 }
+if questions { changes.numbers = false }
+if keepBOM { changes.scalars = questions ? ("\u{FEFF}", bomStandIn) : (bomStandIn, "\u{FEFF}") }
 var random = SplitMix(state: seed)
 while let line = readLine(strippingNewline: true) {
     var reply = line
     if let value = try? JSONValue.parse(line), case .object = value {
-        reply = respelled(value, form: form, random: &random).serialized()
+        reply = respelled(value, changes, random: &random).serialized()
     }
     FileHandle.standardOutput.write(Data((reply + "\n").utf8))
 }

@@ -88,3 +88,26 @@ struct CauseGroupTests {
         #expect(result.out.contains("not shrunk: --max-failures 2 causes were shown first (raise it to shrink this one)"))
     }
 }
+
+@Suite("date failures")
+struct DateFailureTests {
+    /// 00:30 on the 22nd in Kiritimati (UTC+14) is 10:30 on the 21st in UTC: report-flows.md's
+    /// "today" is the 22nd, the rule allows the 21st at most (report-flows.md, the backend's UTC
+    /// midnight); the dates are literals, not read from the rule.
+    @Test("a date failure names the latest allowed date the rule computed, and both todays it came from")
+    func latestAllowedDate() throws {
+        let context = try ReportContext(json: ["timeZone": "Pacific/Kiritimati", "now": "2026-11-21T10:30:00Z"])
+        let note = "the latest allowed date is 2026-11-21, the earlier of the user's today (2026-11-22 in Pacific/Kiritimati) and today in UTC (2026-11-21)"
+        #expect(FlowAnswerChecks.latestAllowedDateNote(context) == note)
+        var inputs = ReportInputs()
+        inputs[text: .phone] = "0000000"
+        let flowCase = FlowCase(flow: .found, inputs: inputs, context: context)
+        let exchange = FlowExchange(
+            question: "", id: 1, result: .success(.submitted(payload: ["lastSeenDate": "2026-11-22"])), answerLine: nil)
+        let causes = FlowAnswerChecks.causes(
+            exchange, flowCase: flowCase, validators: [], reference: .blocked(step: "petDetails", fields: ["lastSeenDate"]))
+        let date = causes.filter { $0.cause.fields == ["lastSeenDate"] }
+        #expect(!date.isEmpty && date.allSatisfy { $0.message.hasSuffix("(" + note + ")") }, "\(causes.map(\.message))")
+        #expect(causes.filter { !$0.cause.fields.contains("lastSeenDate") }.allSatisfy { !$0.message.contains("latest allowed date") })
+    }
+}

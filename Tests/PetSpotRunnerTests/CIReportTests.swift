@@ -30,6 +30,21 @@ struct CIReportTests {
         #expect(ContractReport.junitClassName(command: "run", group: "a.b/c (x/y.json)") == "run: a-b-c")
     }
 
+    /// Every flow case is checked against every contract at once: the exploration's time is
+    /// the coverage contract's and a contract's own is its causes' shrinking, so no time is
+    /// counted twice (each row used to show the whole exploration's).
+    @Test("check's flow-answer rows carry times that add up to no more than the run's", .timeLimit(.minutes(3)))
+    func flowAnswerTimes() async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        let report = try run.json()
+        let flows = try #require(report["groups"]?.arrayValue?.first { $0["name"] == "flow answers" })
+        let times = (flows["contracts"]?.arrayValue ?? []).compactMap { $0["durationSeconds"]?.numberValue?.doubleValue }
+        let total = try #require(report["durationSeconds"]?.numberValue?.doubleValue)
+        #expect(times.count >= 5)
+        #expect(times.reduce(0, +) <= total, "\(times) add up to more than the run's \(total) s")
+        #expect(times.filter { $0 > 0 }.count >= 2, "the exploration and the shrinking of the failing contract: \(times)")
+    }
+
     @Test("run's JUnit testcases carry real times that add up to their suite's", .timeLimit(.minutes(3)))
     func runTimes() async throws {
         let run = try await ReportRuns.hostileRun.value

@@ -283,6 +283,7 @@ public struct FlowContracts: Sendable {
         var groups: [CauseGroup] = []
         var unshrunk: [(key: FailureCause, value: CauseRecord)] = []
         var shrinks = 0
+        var shrinkTime: [String: Double] = [:]
         for (cause, record) in ordered {
             let full = groups.count >= maxFailures
             // Past the cap a cause is only worth shrinking when it may join a group (it carries
@@ -298,7 +299,9 @@ public struct FlowContracts: Sendable {
                     continue
                 }
             }
+            let shrinkStart = ContinuousClock.now
             var (failure, shown) = shrunkFailure(cause, record, cache: cache)
+            shrinkTime[cause.contract, default: 0] += Self.seconds(since: shrinkStart)
             shrinks += 1
             if let also = facets[cause], !also.isEmpty {
                 failure.message += " (also shows as: " + also.map { "[\($0.contract)] \($0.kind)" }.joined(separator: "; ") + ")"
@@ -334,9 +337,12 @@ public struct FlowContracts: Sendable {
                     message: "not checked: no case reached an answer (the adapter answered none of \(explored.cases) questions)",
                     seed: seed, replay: replay))
             }
+            // Every case is checked against every contract at once: the exploration's time is the
+            // coverage contract's (it decides how many cases run), a contract's own time is the
+            // shrinking of its causes, so the rows add up to the group's time.
             recorder.record(
                 group: group, contract: contract, casesRun: max(checked, failed), casesFailed: failed, failures: contractFailures,
-                seconds: exploreSeconds)
+                seconds: shrinkTime[contract] ?? 0)
         }
         var coverageFailures: [ContractFailure] = []
         if let problem {
@@ -352,7 +358,7 @@ public struct FlowContracts: Sendable {
         }
         recorder.record(
             group: group, contract: Self.coverageContract, casesRun: explored.cases, casesFailed: coverageFailures.count,
-            failures: coverageFailures)
+            failures: coverageFailures, seconds: exploreSeconds)
         return Outcome(
             cases: explored.cases, firstFailureSeconds: explored.firstFailure.map(Self.seconds), causes: ordered.map(\.key),
             coverageMet: unmet.isEmpty && problem == nil)

@@ -186,6 +186,18 @@ struct HostileServerTests {
         #expect(!trickles.isEmpty && trickles.allSatisfy { $0.clientLeft && $0.bytes < 100 }, "\(trickles)")
     }
 
+    @Test("https:// to a server that speaks plain HTTP says so in plain words, with the http:// URL to use")
+    func httpsToPlainHTTP() async throws {
+        let server = MockHTTPServer(options: MockServerOptions(port: 0))
+        let port = try server.start()
+        defer { server.stop() }
+        let result = await runTool(["run", "--base-url", "https://127.0.0.1:\(port)", "--profile", "strict", "--cases", "0", "--timeout", "5", "--no-progress"])
+        #expect(result.status == RunnerExitCode.unreachable.rawValue)
+        #expect(result.err.contains("the TLS handshake with 127.0.0.1:\(port) failed"), "\(result.err)")
+        #expect(result.err.contains("because the server answers plain HTTP there"), "\(result.err)")
+        #expect(result.err.contains("use --base-url http://127.0.0.1:\(port) instead of https://"), "\(result.err)")
+    }
+
     @Test("a connection reset fails that contract; the run goes on and cleans up")
     func reset() async throws {
         let server = try HostileServer { request, index in

@@ -27,9 +27,12 @@ struct GoldenCLITests {
     /// the coverage contract for lack of time.
     static let budget = ["--budget", "600"]
 
+    /// Without the submission scenarios: their faults hold answers past the app's time-out, so
+    /// on a loaded machine the same seed gives other request counts and findings (1633 instead
+    /// of 1781 answers seen, another microchip number); SubmissionFaultTests check them.
     @Test("check against the reference model passes (seed 42, the default case count, with the in-process mock)")
     func passingCheck() async throws {
-        let run = try await GoldenRun.tool(["check", "--seed", "42", "--no-progress"] + Self.budget)
+        let run = try await GoldenRun.tool(["check", "--seed", "42", "--submission-scenarios", "0", "--no-progress"] + Self.budget)
         GoldenFiles.verify(run, as: "passing-check")
     }
 

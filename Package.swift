@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetSpotPropertyEngineTests",
-            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
+            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport", "PetSpotConcurrency"]
         ),
         // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
         .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),

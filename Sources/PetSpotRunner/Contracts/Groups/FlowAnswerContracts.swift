@@ -19,13 +19,17 @@ import PetSpotMockTransport
 /// statistically and runs more cases while one is undecided. The run stops early at the time
 /// budget, which is then judged by the observed shares.
 ///
-/// **Shrinking.** Each distinct cause (up to ``maxFailures``, in the order they were found) is
-/// shrunk by the engine: the same property from the same seed, failing only on cases with that
-/// cause, finds the same first case again (its answers come from the cache) and shrinks it while
-/// the cause stays. Fields that play no part shrink back to their simplest valid value.
+/// **Shrinking.** Each distinct cause, in the order found, is shrunk by the engine: the same
+/// property from the same seed, failing only on cases with that cause, finds the same first case
+/// again (its answers come from the cache) and shrinks it while the cause stays. Fields that play
+/// no part shrink back to their simplest valid value. A cause whose shrunk case carries the same
+/// offending characters as a group's first cause, in other fields, joins that group
+/// (``CauseGroup``): one failure that lists the fields. ``maxFailures`` counts groups; past it
+/// every cause is still recorded, unshrunk.
 ///
 /// **No false pass.** A contract none of whose cases reached an answer fails; so do an unmet
-/// coverage requirement and a generator give-up, each with its reason.
+/// coverage requirement and a generator give-up, each with its reason. An adapter that never
+/// answered is not explored further (``AdapterOracle/setupFailure``).
 public struct FlowContracts: Sendable {
     /// Who answers the cases.
     let oracle: any FlowOracle
@@ -42,7 +46,7 @@ public struct FlowContracts: Sendable {
     let shrinkSeconds: Double
     /// Seconds the exploration may take.
     let budgetSeconds: Double
-    /// Distinct causes shrunk and shown at most.
+    /// Groups of causes shrunk and shown at most (every other cause is listed unshrunk).
     let maxFailures: Int
     /// The command line that replays this run.
     let replay: String
@@ -53,8 +57,8 @@ public struct FlowContracts: Sendable {
 
     /// Creates the contract set: `oracle` answers the cases; `validators` check every submitted
     /// payload (``ContractSchemas/payloadValidators``, or ``PayloadValidator/modelDecoder``);
-    /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each of at most
-    /// `maxFailures` distinct causes is shrunk for up to `shrinkSeconds`; `replay` is the command
+    /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each cause of
+    /// at most `maxFailures` groups is shrunk for up to `shrinkSeconds`; `replay` is the command
     /// line a failure names to replay the run; with `checksBackend`, every submitted payload is
     /// also sent to a strict in-process mock; `stopSignal` ends the runs early when stopped.
     public init(

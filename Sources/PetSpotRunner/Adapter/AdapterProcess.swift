@@ -176,6 +176,13 @@ final class AdapterProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // Nothing else of ours reaches the adapter: a descriptor it inherited (another pipe of
+        // the runner's process, a socket, a file) would stay open as long as the adapter lives.
+        // Darwin closes them with POSIX_SPAWN_CLOEXEC_DEFAULT; elsewhere each one open now is
+        // closed in the child (one that is closed by then is skipped: EBADF is not an error).
+        #if !canImport(Darwin)
+        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -186,7 +193,12 @@ final class AdapterProcess: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #if canImport(Darwin)
+        let closesOthers = POSIX_SPAWN_CLOEXEC_DEFAULT
+        #else
+        let closesOthers: Int32 = 0
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closesOthers))
         let words: [String] = ["/bin/sh", "-c", command]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
@@ -195,6 +207,11 @@ final class AdapterProcess: Sendable {
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environment + [nil])
         guard status == 0 else { return .failure(.cannotStart("posix_spawn /bin/sh: \(String(cString: strerror(status)))")) }
         return .success(pid)
+    }
+
+    /// The descriptors open in this process, from `/proc/self/fd` (empty where it cannot be read).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
     }
 
     // MARK: Threads

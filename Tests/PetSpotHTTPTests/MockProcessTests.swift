@@ -27,19 +27,17 @@ struct MockProcessTests {
     @Test("mock exits 0 promptly on SIGTERM and on SIGINT, with a keep-alive connection and a slow client open",
           arguments: [SIGTERM, SIGINT])
     func exitsCleanlyOnSignal(_ signalNumber: Int32) throws {
-        let (child, port) = try startMock([])
+        let (child, port) = try startMock(["--header-timeout", "300", "--request-timeout", "300"])
         let keepAlive = try RawHTTPConnection(port: port, timeout: 5)
         #expect(try keepAlive.send(HTTPRequest(method: "GET", target: "/api/health"))?.status == 200)
         let slow = try #require(LoopbackClient.connect(port: port))
         defer { Socket.closeDescriptor(slow) }
         _ = Socket.sendAvailable(slow, Array("POST /api/v1/announcements HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{".utf8))
-        let signalled = Date()
         child.send(signalNumber)
-        let exit = try #require(child.waitForExit(timeout: 10), "still running 10 s after signal \(signalNumber)")
+        // Waiting for the slow client would take its request timeout (300 s here); a prompt
+        // exit comes long before, however loaded the machine.
+        let exit = try #require(child.waitForExit(timeout: 120), "still running 120 s after signal \(signalNumber)")
         #expect(exit.status == 0 && exit.signal == nil, "status \(String(describing: exit.status)), signal \(String(describing: exit.signal))")
-        // Waiting for the slow client would take its 30 s request timeout; a loaded CI machine
-        // may take a few seconds to run the exit.
-        #expect(Date().timeIntervalSince(signalled) < 5)
         #expect(try keepAlive.isClosedByPeer(waitSeconds: 1))
     }
 

@@ -81,6 +81,11 @@ final class HostileServer: Sendable {
         var created: [String] = []
         var deleted: Set<String> = []
         var stopped = false
+        /// Trickles and streams under way.
+        var sending = 0
+        /// Every trickle and stream that ended: which, body bytes sent, and whether it ended
+        /// because the client left.
+        var endings: [(stream: Bool, bytes: Int, clientLeft: Bool)] = []
     }
 
     private let state = Locked(State())
@@ -123,6 +128,21 @@ final class HostileServer: Sendable {
 
     /// Every request received so far.
     var requests: [Received] { state.withLock { $0.requests } }
+
+    /// Every trickle that ended, once none is under way (waiting up to `seconds` for the last
+    /// ones to notice their client left): body bytes sent, and whether the client left first.
+    func endedTrickles(waitingUpTo seconds: Double = 60) -> [(bytes: Int, clientLeft: Bool)] {
+        endings(waitingUpTo: seconds).filter { !$0.stream }.map { ($0.bytes, $0.clientLeft) }
+    }
+
+    /// Every stream (``Behaviour/stream(bytes:framing:)``) that ended, as ``endedTrickles(waitingUpTo:)``.
+    func endedStreams(waitingUpTo seconds: Double = 60) -> [(bytes: Int, clientLeft: Bool)] {
+        endings(waitingUpTo: seconds).filter(\.stream).map { ($0.bytes, $0.clientLeft) }
+    }
+
+    private func endings(waitingUpTo seconds: Double) -> [(stream: Bool, bytes: Int, clientLeft: Bool)] {
+        state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.sending == 0 }) { state, _ in state.endings }
+    }
 
     /// Every management password the mock handed out through this server.
     var passwords: [String] { state.withLock { $0.passwords } }
@@ -182,11 +202,26 @@ final class HostileServer: Sendable {
             let body = GzipBomb.body
             send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
         case .trickle(let interval, let count):
-            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else { return }
+            var sent = 0, clientLeft = false
+            state.withLock { $0.sending += 1 }
+            defer {
+                state.withLock { state in
+                    state.sending -= 1
+                    state.endings.append((false, sent, clientLeft))
+                }
+            }
+            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else {
+                clientLeft = true
+                return
+            }
             for _ in 0..<count {
                 if stopped { return }
                 Thread.sleep(forTimeInterval: interval)
-                guard send(client, [UInt8(ascii: " ")]) else { return }
+                guard send(client, [UInt8(ascii: " ")]) else {
+                    clientLeft = true
+                    return
+                }
+                sent += 1
             }
         case .delayed(let seconds):
             Thread.sleep(forTimeInterval: seconds)
@@ -288,15 +323,31 @@ final class HostileServer: Sendable {
         case .chunked: head += "Transfer-Encoding: chunked\r\n"
         case .close: head += "Connection: close\r\n"
         }
-        guard send(client, Array((head + "\r\n").utf8)) else { return }
+        var sent = 0, clientLeft = false
+        state.withLock { $0.sending += 1 }
+        defer {
+            state.withLock { state in
+                state.sending -= 1
+                state.endings.append((true, sent, clientLeft))
+            }
+        }
+        guard send(client, Array((head + "\r\n").utf8)) else {
+            clientLeft = true
+            return
+        }
         let chunk = [UInt8](repeating: UInt8(ascii: "["), count: 65_536)
         let chunkHead = Array("10000\r\n".utf8), crlf = Array("\r\n".utf8)
-        var sent = 0
         while sent < bytes && !stopped {
             if framing == .chunked {
-                guard send(client, chunkHead + chunk + crlf) else { return }
+                guard send(client, chunkHead + chunk + crlf) else {
+                    clientLeft = true
+                    return
+                }
             } else {
-                guard send(client, chunk) else { return }
+                guard send(client, chunk) else {
+                    clientLeft = true
+                    return
+                }
             }
             sent += chunk.count
         }

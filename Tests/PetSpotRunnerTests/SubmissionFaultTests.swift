@@ -48,9 +48,9 @@ struct SubmissionFaultTests {
         let rig = try Rig()
         defer { rig.proxy.stop() }
         rig.proxy.begin(faults: [fault], holdLimit: 10)
-        // Only the held answer needs the app to give up soon; the others get a long time-out, so
-        // that a loaded machine cannot turn a healthy answer into a time-out.
-        let answer = await rig.send(Self.createRequest(), timeout: fault == .holdPastTimeout ? 1 : 10)
+        // Only the held answer must outlast the request's time-out: the others get 30 s, so a
+        // loaded machine cannot time them out.
+        let answer = await rig.send(Self.createRequest(), timeout: fault == .holdPastTimeout ? 1 : 30)
         let log = rig.proxy.exchanges(settlingFor: 30)
         try #require(log.count == 1, "\(log.count) connections logged")
         let exchange = log[0]
@@ -83,7 +83,7 @@ struct SubmissionFaultTests {
             #expect(stored == 1)
         }
         // The next connection is healthy.
-        let after = await rig.send(BackendTarget.getRequest("/api/health"))
+        let after = await rig.send(BackendTarget.getRequest("/api/health"), timeout: 30)
         #expect((try? after.get().status) == 200)
     }
 
@@ -138,7 +138,9 @@ struct SubmissionFaultTests {
         let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("submission-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: reportPath) }
         let result = await runTool([
-            "check", "--seed", "5", "--cases", "40", "--budget", "600", "--submission-scenarios", "40", "--no-progress", "--report-json", reportPath,
+            // Shrinking is bounded by steps; the time limit is only there for a loaded machine.
+            "check", "--seed", "5", "--cases", "40", "--budget", "600", "--submission-scenarios", "40", "--shrink-seconds", "120",
+            "--no-progress", "--report-json", reportPath,
         ])
         let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
         let group = try #require(report["groups"]?.arrayValue?.first { $0["name"] == "submission under faults" })

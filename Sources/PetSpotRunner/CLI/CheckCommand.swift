@@ -21,9 +21,10 @@ struct CheckCommand: RunnerCommand {
     static let budget = Option.seconds(
         "--budget", default: 60, in: 0.1...86_400, help: "Seconds the flow cases may take; coverage not met by then fails the run.",
         replay: .whenGiven)
-    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Distinct causes of failure shrunk and printed.")
+    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Causes of failure shrunk and printed in full (one offending character in several fields is one cause); the rest are listed.")
     static let shrinkSeconds = Option.seconds(
-        "--shrink-seconds", default: 5, in: 0...3600, help: "Time the shrinker may spend on one cause of failure.")
+        "--shrink-seconds", default: 5, in: 0...3600,
+        help: "Time the shrinker may spend on one cause of failure (or one submission scenario's finding).")
     static let submissionScenarios = Option.int(
         "--submission-scenarios", default: SubmissionSettings.defaults.scenarios, in: 0...100_000,
         help: "Reports submitted through the faulty network by the app's own submission code (0: none).", replay: .whenGiven)
@@ -45,7 +46,10 @@ struct CheckCommand: RunnerCommand {
             through the reference model or, with --sut, through an app's flow adapter (see docs/ADAPTERS.md), checks \
             every answer (schema, status by flow, nothing extra, same as the reference model), until every boundary of \
             the catalogue has reached its rule (coverage, judged statistically) or the --budget is spent. Every distinct \
-            cause of failure (contract, fields, kind of difference) is shrunk and printed once, up to --max-failures. \
+            cause of failure (contract, fields, kind of difference; one offending character in several fields is one \
+            cause) is shrunk and printed once, up to --max-failures, and every other cause is listed. An adapter that \
+            never answers a question (cannot start, exits at once, never flushes) is a setup error: exit 2 and one \
+            paragraph, no report. \
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
@@ -88,7 +92,7 @@ struct CheckCommand: RunnerCommand {
         usesMock = !options[Self.noMock]
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: SubmissionSettings.defaults.shrinkSeconds)
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds])
         replayCommand = options.replayLine
         self.arguments = arguments
     }
@@ -110,7 +114,7 @@ struct CheckCommand: RunnerCommand {
         let stopSignal = StopSignal()
         interruption.onInterrupt { _ in stopSignal.stop() }
         if sut != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
-        output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
+        if !outputs.quiet { output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)") }
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()

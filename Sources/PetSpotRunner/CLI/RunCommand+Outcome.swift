@@ -17,7 +17,7 @@ extension RunCommand {
     /// is not "OK".
     func recordRunOutcome(
         _ recorder: ContractRecorder, transport: BudgetedTransport, base: any AnnouncementTransport, interruption: RunInterruption,
-        deadline: RunDeadline? = nil
+        replay: String, deadline: RunDeadline? = nil
     ) {
         if let http = base as? RunnerHTTPTransport {
             for note in http.redirectNotes { recorder.note(note) }
@@ -37,7 +37,7 @@ extension RunCommand {
                 message: "\(deadline.reason) after \(transport.requestsSent) requests: no request was sent after it, \(skipped) contracts "
                     + "were skipped, cleanup ran; a target this slow is a finding (raise --deadline only if the run needs more time)",
                 expected: "the run ends within \(ContractReport.plainNumber(deadline.seconds)) s",
-                actual: "stopped at the deadline", seed: seed, replay: replayCommand))
+                actual: "stopped at the deadline", seed: seed, replay: replay))
         }
         let summary = recorder.summary
         recorder.declare(group: Self.coverageGroup, contract: Self.coverageContract)
@@ -59,7 +59,7 @@ extension RunCommand {
             message: "only \(checked) of \(summary.contracts) contracts were checked (\(summary.skipped) skipped: \(why)); "
                 + "a run passes only when at least half of its contracts are checked",
             expected: "at least \(needed) of \(summary.contracts) contracts checked", actual: "\(checked) checked",
-            seed: seed, replay: replayCommand))
+            seed: seed, replay: replay))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
+import PetSpotJSON
 import PetSpotPropertyEngine
 import PetSpotModel
 
@@ -34,8 +35,17 @@ struct RunCommand: RunnerCommand {
             return BaseURL(url: url, password: ParsedArguments.baseURLCredentials(text)?.password)
         }, words: { "--base-url \(shellQuoted($0.url.absoluteString))" })
     static let cases = Option.int("--cases", default: 20, in: 0...100_000, help: "Generated reports to submit.", replay: .always)
-    static let profile = Option<BackendProfile>.choice(
-        "--profile", value: "P", default: .production, help: "Expected behaviour: production, or strict (the project's mock).", replay: .always)
+    /// `--profile P`; when absent the profile is detected with one request before the first
+    /// contract (``detectProfile(_:)``), and written into the replay line.
+    static let profile = Option<BackendProfile?>(
+        OptionSpec(
+            "--profile", value: "P", default: "detected: strict when the target words errors as the project's strict mock, else production",
+            help: "Expected behaviour: production, or strict (the project's mock). One of: production, strict."),
+        replay: .whenGiven,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) -> BackendProfile? in
+            guard !given.isEmpty else { return nil }
+            return try Option<BackendProfile>.choice("--profile", value: "P", default: .production, help: "").resolveValue(given, in: context)
+        }, words: { $0.map { "--profile \($0.rawValue)" } })
     /// A token given with `--admin-token` is never printed: the replay line reads it from
     /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it; one from the environment is
     /// read from it again (no flag). A token with a control character (a line break read from a
@@ -78,8 +88,10 @@ struct RunCommand: RunnerCommand {
             with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
             deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
             each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
-            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token, \
-            and the mock's default profile is strict (pass --profile strict, or start it with --profile production). \
+            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token. \
+            Without --profile, one request before the first contract (POST /api/v1/announcements with {}, which \
+            creates nothing) tells the profile: strict when the answer is worded as the project's strict mock words \
+            it (the mock's default), production otherwise; the first line says which, and the replay line keeps it. \
             Redirects: one to another origin is never followed (no credential leaves the target), a same-origin one \
             only for GET; the contract sees a redirect not followed as its answer, and the report notes every redirect. \
             Answers longer than --max-response-bytes fail their contract (answers are never decompressed); a failure \
@@ -104,7 +116,8 @@ struct RunCommand: RunnerCommand {
     let adminToken: String?
     /// Whether the admin token came from `--admin-token` (not from `PETSPOT_ADMIN_TOKEN`).
     let adminTokenFromCommandLine: Bool
-    let profile: BackendProfile
+    /// The profile given with `--profile`, or `nil`: detected when the run starts.
+    let profile: BackendProfile?
     let concurrency: Int
     let maxRequests: Int
     let timeout: Double
@@ -187,13 +200,24 @@ struct RunCommand: RunnerCommand {
         deadline given: RunDeadline? = nil
     ) async throws -> RunnerExitCode {
         let startedAt = Date()
-        output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue); replay: \(replayCommand)")
         let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
         let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
         let deadline = given ?? RunDeadline(seconds: deadlineSeconds)
         deadline.start(stopping: transport, output: output)
         defer { deadline.cancel() }
+        // The profile: given, or told by one request before the first contract (and then
+        // written into the replay line, so that a replay expects the same).
+        var profileLine = "given with --profile"
+        let profile: BackendProfile
+        var replayCommand = self.replayCommand
+        if let given = self.profile {
+            profile = given
+        } else {
+            (profile, profileLine) = await Self.detectProfile(transport)
+            replayCommand += " --profile \(profile.rawValue)"
+        }
+        if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
         let (cases, seed) = (self.cases, self.seed)
@@ -215,13 +239,44 @@ struct RunCommand: RunnerCommand {
         let hint = backend.noteFindings(recorder: recorder)
         if let adminTokenNote { recorder.note(adminTokenNote) }
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
-        recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption, deadline: deadline)
+        recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption, replay: replayCommand, deadline: deadline)
+        // The profile hint is the last note: right above the verdict, after every failure.
+        if let hint { recorder.note("hint: " + hint) }
         let report = recorder.report(
             command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
-        // The profile hint closes the output, after the report (and before any error writing its files).
-        defer { if let hint { output.line("\nhint: " + hint) } }
         try outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
+    }
+
+    /// The body of the profile probe: an empty object, which every profile refuses (nothing is
+    /// created) and words differently: production's table says `Required`, the project's strict
+    /// mock `FIELD is required`.
+    static let profileProbeBody = "{}"
+
+    /// The target's profile, told by one create request with an empty object
+    /// (``profileProbeBody``) before the first contract, and the line that says how it was
+    /// told: strict when the answer is worded as the project's strict mock words it, production
+    /// otherwise (a real backend, the mock's production profile, or an answer that says neither).
+    static func detectProfile(_ transport: BudgetedTransport) async -> (BackendProfile, String) {
+        let request = TransportRequest(
+            method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
+            body: Data(profileProbeBody.utf8))
+        let answer: TransportResponse
+        do {
+            answer = try await transport.send(request)
+        } catch {
+            return (.production, "detected: no answer to the probe POST /api/v1/announcements {} (\(error.description)), so production; pass --profile to choose")
+        }
+        let error = (try? JSONValue.parse(answer.body))?["error"]
+        let message = error?["message"]?.stringValue ?? ""
+        let said = "\(answer.status) \(error?["code"]?.stringValue ?? "") \"\(DisplayText.sanitized(message, maxBytes: 80))\""
+        if answer.status == 400, message.hasSuffix(" is required"), message != "Required" {
+            return (.strict, "detected: POST /api/v1/announcements {} answered \(said), as the project's strict mock words it; pass --profile production to override")
+        }
+        if answer.status == 400, message == "Required" {
+            return (.production, "detected: POST /api/v1/announcements {} answered \(said), as production words it; pass --profile strict to override")
+        }
+        return (.production, "detected: POST /api/v1/announcements {} answered \(said), neither profile's wording, so production; pass --profile to choose")
     }
 
     /// `count` valid reports of either flow made at `now` (the server's clock judges their

@@ -35,7 +35,7 @@ package struct AnnouncementPath: Sendable, Hashable {
     package init(_ id: String) throws(Refusal) {
         if let reason = Self.refusalReason(id) { throw Refusal(id: id, reason: reason) }
         self.id = id
-        segment = Self.percentEncoded(id)
+        segment = RequestPath.percentEncoded(id)
     }
 
     /// The paths of an id the runner made itself (an unknown announcement): a lower-case UUID.
@@ -50,7 +50,7 @@ package struct AnnouncementPath: Sendable, Hashable {
     package init(constant id: String) {
         precondition(Self.refusalReason(id) == nil, "the constant id \(id) is not a single path segment")
         self.id = id
-        segment = Self.percentEncoded(id)
+        segment = RequestPath.percentEncoded(id)
     }
 
     /// The paths of `id`, or why there are none.
@@ -84,21 +84,6 @@ package struct AnnouncementPath: Sendable, Hashable {
             }
         }
         return nil
-    }
-
-    /// `id` with every byte outside RFC 3986's unreserved characters as `%XX`.
-    static func percentEncoded(_ id: String) -> String {
-        var result = ""
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return result
     }
 
     /// An id refused as a path segment, and why.

@@ -132,7 +132,8 @@ struct SubmissionContracts: BackendContractGroup {
         // List (only announcements with a photo are listed).
         if uploaded {
             let latitude = payload[.latitude]?.serialized() ?? "0", longitude = payload[.longitude]?.serialized() ?? "0"
-            let listRequest = BackendTarget.getRequest("/api/v1/announcements?lat=\(latitude)&lng=\(longitude)&range=1")
+            // The numbers as the payload spells them (`1E+1`), percent-encoded: a raw `+` reads as a space.
+            let listRequest = BackendTarget.getRequest(RequestPath.list(["lat": latitude, "lng": longitude, "range": "1"]))
             let list = try await backend.send(listRequest)
             backend.record(
                 Self.list, Self.listProblem(list, id: id, schemas: session.schemas), request: listRequest,

@@ -99,6 +99,9 @@ let package = Package(
             path: "Tests/PetSpotPropertyEngineTestSupport"
         ),
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
+        // A filter around an adapter: respells the numbers of its answers in every valid JSON form
+        // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
+        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON"], path: "Tests/PetSpotAdapterFilter"),
 
         .testTarget(
             name: "PetSpotConformanceTests",
@@ -115,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetSpotPropertyEngineTests",
-            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport"]
+            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport", "PetSpotConcurrency"]
         ),
         // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
         .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),
@@ -147,7 +150,7 @@ let package = Package(
             dependencies: [
                 "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "petspot-example-adapter", "petspot-contracts",
+                "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

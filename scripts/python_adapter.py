@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""A flow adapter (sut-protocol.md, version 1) in Python: report-flows.md written independently
-of the Swift code, with the same plantable defects as petspot-example-adapter (`--list-defects`,
-`--break NAME[,NAME...]`). `petspot-contracts bench --filter defects` measures `check --sut`
-against it with PETSPOT_BENCH_ADAPTER="python3 scripts/python_adapter.py"."""
-import datetime, json, sys, unicodedata, zoneinfo
+"""A flow adapter (sut-protocol.md, versions 1 and 2) in Python: report-flows.md written
+independently of the Swift code, with the same plantable defects as petspot-example-adapter
+(`--list-defects`, `--break NAME[,NAME...]`). `petspot-contracts bench --filter defects` measures
+`check --sut` against it with PETSPOT_BENCH_ADAPTER="python3 scripts/python_adapter.py".
+
+Version 2 (`op` submit, tryAgain, cancel) runs the app's submission with urllib: the create and the
+photo upload to the question's `baseURL`, each with a timeout of `requestTimeout` seconds and on a
+connection of its own, the photo read from `photoPath` at each attempt. No answer at all is the
+no-connection alert, an answer other than 201 the something-went-wrong alert. Reports are kept by
+the id of their submit question. `--submission-rule later`: after a create answered 201 and its
+upload failed, Try Again retries only the upload (the default, `spec`, repeats both)."""
+import base64, datetime, http.client, json, socket, sys, unicodedata, urllib.error, urllib.parse, urllib.request, uuid, zoneinfo
 
 DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-example-adapter/Defects.swift
     ("chip-keeps-16", "chipNumber", "limit + 1"), ("chip-keeps-14", "chipNumber", "limit"),
@@ -34,6 +41,20 @@ DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-exa
     ("species-optional", "species", "empty"), ("sex-optional", "sex", "empty"), ("status-lowercase", "status", "member"),
     ("leak-caregiver-phone", "caregiverPhone", "member"), ("drop-email", "email", "member"), ("empty-breed", "breed", "empty"),
 ]
+SUBMISSION_DEFECTS = [  # name, field, property, summary: the same as Defects.swift's `submission`
+    ("submit-success-despite-upload-failure", "submission", "leaves-flow", "answers submitted once the create answered 201, whatever the upload's outcome"),
+    ("submit-timeout-says-went-wrong", "submission", "alert", 'a time-out shows "Something went wrong. Please try again later."'),
+    ("submit-server-error-says-no-connection", "submission", "alert", 'a 5xx answer shows "No connection. Please check your network and try again."'),
+    ("submit-cancel-clears-optional", "submission", "inputs-kept", "Cancel clears the optional texts (petName, breed, description, reward) and the microchip: the next attempt sends a smaller report"),
+    ("submit-retry-drops-microchip", "submission", "inputs-kept", "Try Again leaves the microchip out of the payload (to dodge a 409)"),
+    ("submit-retry-stale-password", "submission", "gets-through", "Try Again uploads to the new announcement with the first attempt's password (403 every time)"),
+    ("submit-upload-to-first-id", "submission", "leaves-flow", "Try Again uploads the photo to the first attempt's announcement (its id and password), not the new one"),
+    ("submit-double-create", "submission", "one-announcement", "every attempt sends the create twice (a double tap not debounced) and uploads to the second"),
+    ("submit-upload-answer-needs-body", "submission", "gets-through", "takes the upload's 201 {} for a failure (expects a photoUrl in it): an alert after a successful upload"),
+    ("submit-shows-first-password", "submission", "leaves-flow", "after a retry, the submitted answer shows the first attempt's managementPassword"),
+]
+NO_CONNECTION = "No connection. Please check your network and try again."
+WENT_WRONG = "Something went wrong. Please try again later."
 WHITE_SPACE = set(range(0x9, 0xE)) | {0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000} | set(range(0x2000, 0x200B))
 ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060}
 MB10 = 10 * 1024 * 1024
@@ -238,22 +259,166 @@ def answer(q):
     if not missing and has("leak-current-address") and "currentAddress" in inputs: p["currentAddress"] = capped(inputs["currentAddress"], 500)
     return {"outcome": "submitted", "payload": p}
 
+class Failure(Exception):
+    """A request of the submission that failed: no answer (`timed_out` when its time-out passed
+    first), an answer with `status` other than 201, or a 201 without what the app reads."""
+    def __init__(self, status=None, timed_out=False, unreadable=False):
+        super().__init__(status)
+        self.status, self.timed_out, self.unreadable = status, timed_out, unreadable
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args): return None  # a 3xx is an answer other than 201
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+def send(url, body, headers, timeout):
+    """POST `body` to `url` on a connection of its own; (status, answer body) or a Failure."""
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with OPENER.open(request, timeout=timeout) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:  # an answer, with a status urllib calls an error
+        error.close()
+        return error.code, b""
+    except urllib.error.URLError as error:
+        raise Failure(timed_out=isinstance(error.reason, (socket.timeout, TimeoutError))) from None
+    except (socket.timeout, TimeoutError):
+        raise Failure(timed_out=True) from None
+    except (ConnectionError, http.client.HTTPException, OSError):
+        raise Failure() from None
+
+class Service:
+    """The app's API client for the two requests of a submission, against `base_url`."""
+    def __init__(self, base_url, timeout):
+        self.base_url, self.timeout = base_url.rstrip("/"), timeout
+
+    def create(self, payload):
+        status, body = send(self.base_url + "/api/v1/announcements", json.dumps(payload).encode(),
+                            {"Content-Type": "application/json"}, self.timeout)
+        if status != 201: raise Failure(status=status)
+        try:
+            created = json.loads(body)
+            announcement, password = created["id"], created["managementPassword"]
+        except (ValueError, KeyError, TypeError):
+            raise Failure(unreadable=True) from None
+        if not isinstance(announcement, str) or not isinstance(password, str): raise Failure(unreadable=True)
+        return announcement, password
+
+    def upload(self, photo, target):
+        announcement, password = target
+        file_name, mime_type, data = photo
+        boundary = "PetSpotBoundary-" + uuid.uuid4().hex
+        quoted = file_name.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"{quoted}\"\r\n"
+                f"Content-Type: {mime_type}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        credentials = base64.b64encode(f"{announcement}:{password}".encode()).decode()
+        status, answer = send(f"{self.base_url}/api/v1/announcements/{urllib.parse.quote(announcement, safe='')}/photos", body,
+                              {"Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Basic {credentials}"},
+                              self.timeout)
+        if status != 201: raise Failure(status=status)
+        if has("submit-upload-answer-needs-body"):
+            try: url = json.loads(answer).get("photoUrl")
+            except (ValueError, AttributeError): url = None
+            if not isinstance(url, str): raise Failure(unreadable=True)
+
+reports = {}  # submit question id -> the report on its screen
+rule = "spec"
+
+def alert(failure):
+    if failure.status is None and not failure.unreadable:
+        return WENT_WRONG if failure.timed_out and has("submit-timeout-says-went-wrong") else NO_CONNECTION
+    if failure.status is not None and failure.status >= 500 and has("submit-server-error-says-no-connection"): return NO_CONNECTION
+    return WENT_WRONG
+
+def attempt(report):
+    """One attempt: the create (unless the later rule retries only the upload), then the upload."""
+    report["attempts"] += 1
+    retry = report["attempts"] > 1
+    try:
+        with open(report["photoPath"], "rb") as file: data = file.read()
+    except OSError as error:
+        sys.exit(f"python_adapter: report {report['id']}: photoPath {report['photoPath']!r} cannot be read: {error}")
+    photo_input = report["question"]["inputs"].get("photo") or {}
+    photo = (photo_input.get("fileName", "photo"), photo_input.get("mimeType", "application/octet-stream"), data)
+    service = report["service"]
+    if rule == "later" and report["pending"] is not None:
+        created = report["pending"]
+    else:
+        payload = dict(report["payload"])
+        if retry and has("submit-retry-drops-microchip"): payload.pop("microchipNumber", None)
+        try:
+            if has("submit-double-create"):
+                try: service.create(payload)
+                except Failure: pass
+            created = service.create(payload)
+        except Failure as failure:
+            return {"outcome": "alert", "message": alert(failure)}
+        if report["first"] is None: report["first"] = created
+    target = created
+    if retry and report["first"] is not None:
+        if has("submit-upload-to-first-id"): target = report["first"]
+        elif has("submit-retry-stale-password"): target = (created[0], report["first"][1])
+    try:
+        service.upload(photo, target)
+    except Failure as failure:
+        report["pending"] = created
+        if has("submit-success-despite-upload-failure"): return {"outcome": "submitted", "managementPassword": created[1]}
+        return {"outcome": "alert", "message": alert(failure)}
+    report["pending"] = None
+    shown = report["first"] if retry and has("submit-shows-first-password") and report["first"] is not None else created
+    return {"outcome": "submitted", "managementPassword": shown[1]}
+
+def answer_v2(q):
+    op = q.get("op")
+    if op == "submit":
+        url, timeout, path = q.get("baseURL"), q.get("requestTimeout"), q.get("photoPath")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")): sys.exit(f"python_adapter: question {q['id']}: baseURL is not an http URL")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+            sys.exit(f"python_adapter: question {q['id']}: requestTimeout is not a number of seconds above 0")
+        if not isinstance(path, str) or not path: sys.exit(f"python_adapter: question {q['id']}: photoPath is not a path")
+        flow = answer(q)
+        if flow["outcome"] == "blocked": return flow
+        report = {"id": q["id"], "question": q, "payload": flow["payload"], "photoPath": q["photoPath"],
+                  "service": Service(q["baseURL"], float(q["requestTimeout"])), "attempts": 0, "first": None, "pending": None}
+        reports[q["id"]] = report
+        return attempt(report)
+    if op in ("tryAgain", "cancel"):
+        report = reports.get(q.get("report"))
+        if report is None: sys.exit(f"python_adapter: question {q['id']}: report {q.get('report')} is not a submit question that reached the submission")
+        if op == "tryAgain": return attempt(report)
+        if has("submit-cancel-clears-optional"):
+            cleared = dict(report["question"], inputs={k: v for k, v in report["question"]["inputs"].items()
+                                                       if k not in ("petName", "breed", "description", "reward", "chipNumber")})
+            flow = answer(cleared)
+            if flow["outcome"] == "submitted": report["question"], report["payload"] = cleared, flow["payload"]
+        return {"outcome": "cancelled"}
+    sys.exit(f"python_adapter: question {q.get('id')}: op must be submit, tryAgain or cancel")
+
 def main(args):
+    global rule
     if "--list-defects" in args:
         for name, field, kind in DEFECTS: print(f"{name}\t{field}\t{kind}")
+        for name, field, kind, summary in SUBMISSION_DEFECTS: print(f"{name}\t{field}\t{kind}\t{summary}")
         return
-    known = {name for name, _, _ in DEFECTS}
+    known = {name for name, _, _ in DEFECTS} | {name for name, _, _, _ in SUBMISSION_DEFECTS}
     while "--break" in args:
         i = args.index("--break")
         for name in args[i + 1].replace(",", " ").split():
             if name not in known: sys.exit(f"python_adapter: unknown defect {name}")
             broken.add(name)
         del args[i:i + 2]
+    if "--submission-rule" in args:
+        i = args.index("--submission-rule")
+        if i + 1 >= len(args) or args[i + 1] not in ("spec", "later"): sys.exit("python_adapter: --submission-rule needs spec or later")
+        rule = args[i + 1]
+        del args[i:i + 2]
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8")
         if not line.strip(): continue
         q = json.loads(line)
-        reply = {"v": 1, "id": q["id"], **answer(q)}
+        version = q.get("v")
+        if version == 2: reply = {"v": 2, "id": q["id"], **answer_v2(q)}
+        else: reply = {"v": 1, "id": q["id"], **answer(q)}
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 

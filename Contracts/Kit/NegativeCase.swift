@@ -22,7 +22,7 @@ public enum SchemaVerdict: String, Sendable, Hashable {
 ///
 /// A few cases expect a success from production (an empty optional text is accepted there): a
 /// runner deletes what such a case created.
-public struct NegativeCase: Sendable, Hashable, Identifiable {
+public struct NegativeCase: Sendable, Hashable, Identifiable, ProfiledCase {
     /// A step to run before sending the case's body.
     public enum Setup: String, Sendable, Hashable {
         /// Create the base payload first (expect 201), then send the case's body derived from the
@@ -54,16 +54,6 @@ public struct NegativeCase: Sendable, Hashable, Identifiable {
     /// that answers ``expected`` as conforming, and may list the defect.
     public let knownProductionDefect: String?
 
-    /// The answer expected from a backend of the given profile.
-    public func expected(for profile: BackendProfile) -> ExpectedResponse {
-        switch profile {
-        case .production: expected
-        case .strict: strictExpected ?? expected
-        }
-    }
-
-    /// Whether the strict mock and production answer differently.
-    public var profilesDiffer: Bool { strictExpected != nil && strictExpected != expected }
 
     /// The body to send, derived from `base`.
     ///

@@ -35,7 +35,7 @@ public struct PhotoCredentials: Sendable, Hashable {
 /// the `photo` part (400 `MISSING_FILE`), the size (413) and the magic bytes (400
 /// `INVALID_FILE_FORMAT`). Each case sets up one combination and expects the first failing check;
 /// cases combining two faults pin the order. A few cases expect 201 (documented acceptances).
-public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
+public struct PhotoUploadCase: Sendable, Hashable, Identifiable, ProfiledCase {
     /// Which announcement id the request targets.
     public enum Target: String, Sendable, Hashable {
         /// One the runner created for the case (its password is known).
@@ -107,13 +107,6 @@ public struct PhotoUploadCase: Sendable, Hashable, Identifiable {
     /// defect is; ``strictExpected`` then holds the sane answer.
     public let knownProductionDefect: String?
 
-    /// The answer expected from a backend of the given profile.
-    public func expected(for profile: BackendProfile) -> ExpectedResponse {
-        switch profile {
-        case .production: expected
-        case .strict: strictExpected ?? expected
-        }
-    }
 
     static func decode(_ node: CatalogNode) throws(CatalogDecodingError) -> PhotoUploadCase {
         try node.requireOnlyKeys([

@@ -121,81 +121,16 @@ extension Gen {
     }
 }
 
-/// Returns a generator of tuples drawing from each generator in turn.
+/// Returns a generator of tuples drawing from each generator in turn, first to last.
 ///
 /// ```swift
 /// let point = zip(Gen.int(in: -5...5), Gen.int(in: -5...5))   // Gen<(Int, Int)>
 /// ```
-public func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> {
-    let drawA = a.draw
-    let drawB = b.draw
+public func zip<First, each Rest>(_ first: Gen<First>, _ rest: repeat Gen<each Rest>) -> Gen<(First, repeat each Rest)> {
+    let drawFirst = first.draw
+    let drawRest = (repeat (each rest).draw)
     return Gen { testCase in
-        let aValue = try drawA(&testCase)
-        let bValue = try drawB(&testCase)
-        return (aValue, bValue)
-    }
-}
-
-/// Returns a generator of 3-tuples drawing from each generator in turn.
-public func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> {
-    let drawA = a.draw
-    let drawB = b.draw
-    let drawC = c.draw
-    return Gen { testCase in
-        let aValue = try drawA(&testCase)
-        let bValue = try drawB(&testCase)
-        let cValue = try drawC(&testCase)
-        return (aValue, bValue, cValue)
-    }
-}
-
-/// Returns a generator of 4-tuples drawing from each generator in turn.
-public func zip<A, B, C, D>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D>) -> Gen<(A, B, C, D)> {
-    let drawA = a.draw
-    let drawB = b.draw
-    let drawC = c.draw
-    let drawD = d.draw
-    return Gen { testCase in
-        let aValue = try drawA(&testCase)
-        let bValue = try drawB(&testCase)
-        let cValue = try drawC(&testCase)
-        let dValue = try drawD(&testCase)
-        return (aValue, bValue, cValue, dValue)
-    }
-}
-
-/// Returns a generator of 5-tuples drawing from each generator in turn.
-public func zip<A, B, C, D, E>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D>, _ e: Gen<E>) -> Gen<(A, B, C, D, E)> {
-    let drawA = a.draw
-    let drawB = b.draw
-    let drawC = c.draw
-    let drawD = d.draw
-    let drawE = e.draw
-    return Gen { testCase in
-        let aValue = try drawA(&testCase)
-        let bValue = try drawB(&testCase)
-        let cValue = try drawC(&testCase)
-        let dValue = try drawD(&testCase)
-        let eValue = try drawE(&testCase)
-        return (aValue, bValue, cValue, dValue, eValue)
-    }
-}
-
-/// Returns a generator of 6-tuples drawing from each generator in turn.
-public func zip<A, B, C, D, E, F>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D>, _ e: Gen<E>, _ f: Gen<F>) -> Gen<(A, B, C, D, E, F)> {
-    let drawA = a.draw
-    let drawB = b.draw
-    let drawC = c.draw
-    let drawD = d.draw
-    let drawE = e.draw
-    let drawF = f.draw
-    return Gen { testCase in
-        let aValue = try drawA(&testCase)
-        let bValue = try drawB(&testCase)
-        let cValue = try drawC(&testCase)
-        let dValue = try drawD(&testCase)
-        let eValue = try drawE(&testCase)
-        let fValue = try drawF(&testCase)
-        return (aValue, bValue, cValue, dValue, eValue, fValue)
+        let firstValue = try drawFirst(&testCase)
+        return (firstValue, repeat try (each drawRest)(&testCase))
     }
 }

@@ -9,7 +9,7 @@ package struct BenchCommand: RunnerCommand {
     static let seconds = Option.seconds("--seconds", default: 2, in: 0.05...600, help: "Measuring time of each throughput benchmark.")
     static let filter = Option.text(
         "--filter", value: "GROUP", default: "all",
-        help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, defects, challenge).")
+        help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, backend-defects, app-defects, submission-defects, challenge, redaction).")
 
     package static let spec = CommandSpec(
         name: "bench",
@@ -21,6 +21,8 @@ package struct BenchCommand: RunnerCommand {
             against the compiled create-request and client-payload schemas), mock (create requests per second \
             over loopback keep-alive HTTP with 1, 4 and 16 connections, with latency percentiles), defects \
             (run's backend groups against each planted backend defect of the mock: 'planted backend defects caught K/N'), \
+            submission-defects (each planted submission defect of the example adapter under a default check's submission \
+            under faults, 10 seeds: caught K/N, the most faults a shrunk scenario shows), \
             challenge (the Shrinking Challenge over 100 seeds: found, minimal, median evaluations and time per \
             challenge). Use a release build: debug figures are many times lower.
             """,

@@ -50,8 +50,13 @@ public enum Benchmarks {
         /// Planted app defects (the example adapter's `--break`) caught by a default `check --sut`,
         /// and the time to the first failure.
         case appDefects = "app-defects"
+        /// Planted submission defects (the example adapter's `--break submit-...`) caught by the
+        /// submission under faults of a default `check --sut`, over 10 seeds, and the faults shown.
+        case submissionDefects = "submission-defects"
         /// The Shrinking Challenge over 100 seeds: found, minimal, evaluations and time per challenge.
         case challenge
+        /// Secrets masked in 10 MB of report text, in every encoding: MB/s.
+        case redaction
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -75,9 +80,56 @@ public enum Benchmarks {
             case .mock: try mock(seconds: seconds, emit: emit)
             case .backendDefects: plantedDefects(emit: emit)
             case .appDefects: try DefectBenchmark.run(emit: emit)
+            case .submissionDefects: try SubmissionDefectBenchmark.run(emit: emit)
             case .challenge: shrinkingChallenge(emit: emit)
+            case .redaction: redaction(emit: emit)
             }
         }
+    }
+
+    // MARK: Redaction
+
+    /// Masks the secrets of a long run (an admin token, 40 management passwords, their Basic
+    /// credentials) in 10 MB of report text: answers with ids, microchips, escaped JSON,
+    /// percent-encoded queries and HTML references, some lines echoing a secret in one of its
+    /// encodings. Prints the throughput and how many secrets were masked.
+    static func redaction(emit: (BenchmarkFigure) -> Void) {
+        let store = SecretStore(["petspot-staging-admin-token"])
+        var passwords: [String] = []
+        for index in 0..<40 {
+            let password = String(100_000 + (index * 7_919) % 900_000)
+            passwords.append(password)
+            store.add(password)
+            store.learnCredential("Basic " + Data("3f1e9c2a-\(index):\(password)".utf8).base64EncodedString())
+        }
+        let redactor = store.redactor
+        let plain = [
+            #"201 {"id":"3f1e9c2a-0b7d-4e2a-9c1d-7a6b5c4d3e2f","microchipNumber":"987123456001234","status":"MISSING","petName":"Rex & Co \u00e9"}"#,
+            "400 {\"error\":{\"code\":\"VALIDATION_ERROR\",\"message\":\"phone must have 9 to 11 digits\",\"field\":\"phone\"}}",
+            "GET /api/v1/announcements?status=MISSING&page=2&q=caf%C3%A9+au+lait&sort=-createdAt HTTP/1.1",
+            "<p>It&#39;s &quot;Rex&quot; &lt;3 &amp; more</p> seed 12345678901234 took 0.123 s",
+        ]
+        let secretLines = [
+            "Authorization: Basic \(Data("3f1e9c2a-7:\(passwords[7])".utf8).base64EncodedString())",
+            #"{"echo":"\u0070etspot-staging-admin-token"}"#,
+            "token=PETSPOT%2Dstaging%2dadmin%2Dtoken&x=1",
+            "password &#x27;\(passwords[3])&#x27; in html",
+        ]
+        var text = ""
+        var line = 0
+        while text.utf8.count < 10_000_000 {
+            text += (line % 50 == 49 ? secretLines[(line / 50) % secretLines.count] : plain[line % plain.count]) + "\n"
+            line += 1
+        }
+        let megabytes = Double(text.utf8.count) / 1_000_000
+        let start = DispatchTime.now().uptimeNanoseconds
+        let scrubbed = redactor.scrub(text)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let masked = scrubbed.components(separatedBy: "******").count - 1
+        emit(BenchmarkFigure("redaction_text", format(megabytes, decimals: 1), "MB"))
+        emit(BenchmarkFigure("redaction_time", format(seconds, decimals: 3), "s"))
+        emit(BenchmarkFigure("redaction_throughput", format(megabytes / seconds, decimals: 1), "MB/s"))
+        emit(BenchmarkFigure("redaction_masked", String(masked), "secrets"))
     }
 
     // MARK: Pipeline

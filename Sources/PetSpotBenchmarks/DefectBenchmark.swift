@@ -29,8 +29,8 @@ enum DefectBenchmark {
         return FileManager.default.isExecutableFile(atPath: beside.path) ? beside.path : nil
     }
 
-    /// The defects `command --list-defects` prints, one `name<TAB>field<TAB>...` line each.
-    static func defects(of command: String) throws -> [Defect] {
+    /// Every row `command --list-defects` prints, `name<TAB>field<TAB>class<TAB>summary`, split.
+    static func listed(by command: String) throws -> [[String]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " --list-defects"]
@@ -39,9 +39,14 @@ enum DefectBenchmark {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let columns = line.split(separator: "\t").map(String.init)
-            return columns.count >= 2 ? Defect(name: columns[0], field: columns[1]) : nil
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+    }
+
+    /// The flow defects `command --list-defects` prints (the submission defects, field
+    /// `submission`, are left out: the flow contracts cannot see them).
+    static func defects(of command: String) throws -> [Defect] {
+        try listed(by: command).compactMap { columns in
+            columns.count >= 2 && columns[1] != "submission" ? Defect(name: columns[0], field: columns[1]) : nil
         }
     }
 

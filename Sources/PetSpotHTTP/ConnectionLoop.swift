@@ -38,6 +38,8 @@ final class ConnectionLoop {
         var output: [UInt8] = []
         var outputOffset = 0
         var writeDeadline: Int64 = 0
+        /// When the answer being written last went out in part (or started to be written).
+        var wroteLastAt: Int64 = 0
         var closesAfterOutput = false
         /// The client ended its side (EOF): answer what is buffered, then close.
         var peerFinished = false
@@ -45,10 +47,10 @@ final class ConnectionLoop {
         var hasAnswered = false
         var isClosed = false
 
-        init(id: UInt64, descriptor: Int32, limits: HTTPParserLimits, now: Int64) {
+        init(id: UInt64, descriptor: Int32, parser: HTTPRequestParser, now: Int64) {
             self.id = id
             self.descriptor = descriptor
-            parser = HTTPRequestParser(limits: limits)
+            self.parser = parser
             idleSince = now
         }
 
@@ -60,9 +62,19 @@ final class ConnectionLoop {
         func isEvictableIdle(now: Int64, grace: Int64) -> Bool {
             isIdle && (hasAnswered || now - idleSince >= grace)
         }
+
+        /// Whether the client has taken none of the answer being written for `grace` milliseconds
+        /// (it does not read; its later requests are not read meanwhile).
+        func isStalledWriting(now: Int64, grace: Int64) -> Bool {
+            phase == .writing && now - wroteLastAt >= grace
+        }
     }
 
     private let configuration: HTTPServer.Configuration
+    /// Connection slots: the configured number, or fewer under a low descriptor limit.
+    private let maxConnections: Int
+    /// Clients accepted at the limit that may wait for a slot at once.
+    private let maxWaitingAdmissions: Int
     private let serverRun: ServerRun
     private let listener: Int32
     private let headerMilliseconds: Int64
@@ -74,13 +86,16 @@ final class ConnectionLoop {
     private var handling: [UInt64: Connection] = [:]
     private var openCount = 0
     private var publishedOpenCount = 0
+    private var publishedSlotWanted = false
+    /// When a newcomer last found every slot taken (`.min` when none has).
+    private var slotsLastWantedAt = Int64.min
     private var nextConnectionID: UInt64 = 0
     private var pollSet: [pollfd] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var completions: [ServerRun.Completion] = []
 
-    /// Clients accepted at the connection limit while some connection is with a worker: they
-    /// wait (unread) for a slot until their deadline, then are answered 503.
+    /// Clients accepted at the connection limit while some connection is with a worker or being
+    /// answered: they wait (unread) for a slot until their deadline, then are answered 503.
     private var waitingAdmissions: [(descriptor: Int32, deadline: Int64)] = []
     private var isListening = true
     private var acceptPausedUntil: Int64 = 0
@@ -93,16 +108,23 @@ final class ConnectionLoop {
     /// How long a connection that has sent nothing since it was accepted is spared when a
     /// newcomer needs its slot.
     static let newConnectionGraceMilliseconds: Int64 = 1000
+    /// How long a client may leave its answer unread before its slot can go to a newcomer (on
+    /// loopback a reading client takes some of it within a few milliseconds).
+    static let stalledWriteGraceMilliseconds: Int64 = 200
     /// How long a client accepted at the limit waits for a slot: long enough for a worker
     /// lingering on a keep-alive connection to hand it back (5 ms, plus scheduling delay on a
-    /// loaded machine), so that it can be closed instead.
-    static let admissionWaitMilliseconds: Int64 = 100
-    /// Clients waiting for a slot at most; beyond, a newcomer is answered 503 at once.
-    static let maximumWaitingAdmissions = 64
+    /// loaded machine), so that it can be closed instead, and for a connection whose answer was
+    /// just paused unread to count as stalled.
+    static let admissionWaitMilliseconds: Int64 = 250
+    /// How long after a newcomer found every slot taken the slots count as wanted: a connection
+    /// that comes back from a worker with requests pipelined is then closed to make room.
+    static let slotPressureMilliseconds: Int64 = 1000
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    init(configuration: HTTPServer.Configuration, run: ServerRun, listener: Int32) {
+    init(configuration: HTTPServer.Configuration, budget: ConnectionBudget, run: ServerRun, listener: Int32) {
         self.configuration = configuration
+        maxConnections = budget.connections
+        maxWaitingAdmissions = budget.waitingAdmissions
         self.serverRun = run
         self.listener = listener
         requestMilliseconds = Self.milliseconds(configuration.requestTimeout)
@@ -149,8 +171,10 @@ final class ConnectionLoop {
         var nearest = Int64.max
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: serverRun.wakePipe.read, events: Int16(POLLIN), revents: 0))
-        let listenerActive = isListening && now >= acceptPausedUntil
-        if isListening && !listenerActive { nearest = acceptPausedUntil }
+        let backingOff = now < acceptPausedUntil
+        if isListening && backingOff { nearest = acceptPausedUntil }
+        // With every waiting place taken, newcomers wait in the listen backlog, in arrival order.
+        let listenerActive = isListening && !backingOff && waitingAdmissions.count < maxWaitingAdmissions
         pollSet.append(pollfd(fd: listenerActive ? listener : -1, events: Int16(POLLIN), revents: 0))
         if let stopDeadline { nearest = min(nearest, stopDeadline) }
         // Before the walk, so that a client admitted now is in this turn's poll set.
@@ -175,6 +199,7 @@ final class ConnectionLoop {
         }
         connections.removeLast(connections.count - kept)
         publishOpenCount()
+        if let due = publishSlotWanted(now: now) { nearest = min(nearest, due) }
         return nearest
     }
 
@@ -184,7 +209,7 @@ final class ConnectionLoop {
         while let (descriptor, deadline) = waitingAdmissions.first {
             if stopDeadline != nil {
                 Socket.closeDescriptor(descriptor)
-            } else if openCount < configuration.maxConnections || makeRoom(now: now) {
+            } else if openCount < maxConnections || makeRoom(now: now) {
                 addConnection(descriptor, now: now)
             } else if now >= deadline {
                 refuse(descriptor)
@@ -227,6 +252,23 @@ final class ConnectionLoop {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
+    /// Whether newcomers want slots: some wait for one, or one found every slot taken within
+    /// the last ``slotPressureMilliseconds``.
+    private func isSlotWanted(now: Int64) -> Bool {
+        !waitingAdmissions.isEmpty || slotsLastWantedAt > now - Self.slotPressureMilliseconds
+    }
+
+    /// Tells the workers whether newcomers want slots; returns when that may change by itself.
+    @discardableResult
+    private func publishSlotWanted(now: Int64) -> Int64? {
+        let wanted = isSlotWanted(now: now)
+        if wanted != publishedSlotWanted {
+            publishedSlotWanted = wanted
+            serverRun.mailbox.withLock { $0.isSlotWanted = wanted }
+        }
+        return wanted && waitingAdmissions.isEmpty ? slotsLastWantedAt + Self.slotPressureMilliseconds : nil
+    }
+
     private func publishOpenCount() {
         guard openCount != publishedOpenCount else { return }
         let count = openCount
@@ -264,12 +306,17 @@ final class ConnectionLoop {
             connection.outputOffset = offset
             connection.closesAfterOutput = closesAfter || stopDeadline != nil
             connection.writeDeadline = now + writeMilliseconds
+            connection.wroteLastAt = now
             connection.phase = .writing
         case .read(let state):
             restore(state, to: connection)
             if stopDeadline != nil { return close(connection) }
             connection.phase = .reading
             connection.hasAnswered = true
+            if connection.parser.hasPartialRequest && isSlotWanted(now: now) {
+                // Newcomers want slots, and this client keeps its own busy by pipelining: it goes.
+                return evict(connection, reason: "this client had further requests pipelined")
+            }
             processBuffered(connection, now: now)
         }
     }
@@ -326,6 +373,7 @@ final class ConnectionLoop {
 
     private func acceptClients(now: Int64) {
         for _ in 0..<64 {
+            if waitingAdmissions.count >= maxWaitingAdmissions { return }
             let descriptor = accept(listener, nil, nil)
             if descriptor >= 0 {
                 acceptBackoffMilliseconds = 0
@@ -338,9 +386,10 @@ final class ConnectionLoop {
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE:
-                // Out of descriptors: an idle keep-alive connection gives its own up; without
-                // one, stop polling the listener for a while (no spinning) and serve the rest.
-                if closeLongestIdle(now: now) { continue }
+                // Out of descriptors: as at the slot limit, an idle connection or else the
+                // slowest sender gives its own up; when neither can, stop polling the listener
+                // for a while (no spinning) and serve the rest.
+                if makeRoom(now: now, atDescriptorLimit: true) { continue }
                 pauseAccepting(now: now)
                 return
             default:
@@ -360,9 +409,15 @@ final class ConnectionLoop {
         Socket.setNonBlocking(descriptor)
         Socket.setCloseOnExec(descriptor)
         Socket.configureConnection(descriptor)
-        if openCount >= configuration.maxConnections && !makeRoom(now: now) {
+        Socket.limitUnsentBytes(descriptor, to: configuration.maxUnsentBytes)
+        if openCount >= maxConnections {
+            slotsLastWantedAt = now
+            publishSlotWanted(now: now)
+        }
+        if openCount >= maxConnections && !makeRoom(now: now) {
             // A connection with a worker may come back idle within moments: wait for it briefly.
-            if !handling.isEmpty && waitingAdmissions.count < Self.maximumWaitingAdmissions {
+            let mayComeFree = !handling.isEmpty || connections.contains { !$0.isClosed && $0.phase == .writing }
+            if mayComeFree && waitingAdmissions.count < maxWaitingAdmissions {
                 waitingAdmissions.append((descriptor, now + Self.admissionWaitMilliseconds))
             } else {
                 refuse(descriptor)
@@ -374,37 +429,60 @@ final class ConnectionLoop {
 
     private func refuse(_ descriptor: Int32) {
         let refusal = configuration.errorResponse(HTTPParseError(
-            status: 503, reason: "all \(configuration.maxConnections) connections are busy with requests; try again shortly"))
+            status: 503, reason: "all \(maxConnections) connections are busy with requests; try again shortly"))
         _ = Socket.sendAvailable(descriptor, refusal.serialized(closing: true))
         Socket.closeDescriptor(descriptor)
     }
 
     private func addConnection(_ descriptor: Int32, now: Int64) {
         nextConnectionID += 1
-        let connection = Connection(id: nextConnectionID, descriptor: descriptor, limits: configuration.limits, now: now)
+        let connection = Connection(id: nextConnectionID, descriptor: descriptor, parser: makeParser(), now: now)
         connections.append(connection)
         openCount += 1
         // The request often arrives with the connection: read it now rather than next turn.
         readAvailable(connection, now: now)
     }
 
-    /// Frees a connection slot for a newcomer: closes the longest-idle connection, else answers
-    /// 503 to the connection whose request has been arriving the longest and closes it.
-    /// Returns `false` when every connection is handling or answering a request, or has only
-    /// just been accepted.
-    private func makeRoom(now: Int64) -> Bool {
+    private func makeParser() -> HTTPRequestParser {
+        HTTPRequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit,
+                          minimumBodyLimit: configuration.minimumBodyLimit)
+    }
+
+    /// Frees a connection slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes
+    /// the longest-idle connection, else the one whose client has left its answer unread the
+    /// longest (200 ms at least), else answers 503 to the connection whose request has been
+    /// arriving the longest and closes it. Returns `false` when every connection is handling a
+    /// request, taking its answer, or has only just been accepted; the newcomer then waits
+    /// briefly, and a connection that comes back from a worker with requests pipelined is
+    /// answered 503 and closed for it (see `complete(_:_:now:)`).
+    private func makeRoom(now: Int64, atDescriptorLimit: Bool = false) -> Bool {
         if closeLongestIdle(now: now) { return true }
+        var stalled: Connection?
+        for connection in connections
+        where !connection.isClosed && connection.isStalledWriting(now: now, grace: Self.stalledWriteGraceMilliseconds) {
+            if connection.wroteLastAt < stalled?.wroteLastAt ?? .max { stalled = connection }
+        }
+        if let stalled {
+            close(stalled)
+            return true
+        }
         var slowest: Connection?
         for connection in connections where !connection.isClosed && connection.phase == .reading {
             guard let started = connection.requestStartedAt else { continue }
             if started < slowest?.requestStartedAt ?? .max { slowest = connection }
         }
         guard let slowest else { return false }
-        let eviction = configuration.errorResponse(HTTPParseError(
-            status: 503, reason: "connection closed to make room: the server is at its limit of \(configuration.maxConnections) connections and this request was the slowest to arrive"))
-        _ = Socket.sendAvailable(slowest.descriptor, eviction.serialized(closing: true))
-        close(slowest)
+        evict(slowest, reason: "this request was the slowest to arrive", atDescriptorLimit: atDescriptorLimit)
         return true
+    }
+
+    /// Answers 503 (as far as the socket takes it without waiting) and closes `connection`.
+    private func evict(_ connection: Connection, reason: String, atDescriptorLimit: Bool = false) {
+        let limit = atDescriptorLimit ? "out of file descriptors" : "at its limit of \(maxConnections) connections"
+        let eviction = configuration.errorResponse(HTTPParseError(
+            status: 503, reason: "connection closed to make room: the server is \(limit) and \(reason)"))
+        _ = Socket.sendAvailable(connection.descriptor, eviction.serialized(closing: true))
+        close(connection)
     }
 
     /// Closes the connection idle the longest (see `Connection.isEvictableIdle`), if any.
@@ -481,7 +559,7 @@ final class ConnectionLoop {
             connectionID: connection.id, descriptor: connection.descriptor, request: request, parser: connection.parser,
             peerFinished: connection.peerFinished)
         // The worker owns the parser now; drop this copy so its buffer is not shared.
-        connection.parser = HTTPRequestParser(limits: configuration.limits)
+        connection.parser = makeParser()
         if !serverRun.pool.submit(job) {
             handling[connection.id] = nil
             close(connection)
@@ -503,6 +581,7 @@ final class ConnectionLoop {
         connection.outputOffset = 0
         connection.closesAfterOutput = true
         connection.writeDeadline = now + writeMilliseconds
+        connection.wroteLastAt = now
         connection.phase = .writing
         flush(connection, now: now)
     }
@@ -517,6 +596,7 @@ final class ConnectionLoop {
             }
         case .partial(let sent):
             connection.outputOffset += sent
+            if sent > 0 { connection.wroteLastAt = now }
         case .failed:
             close(connection)
         }

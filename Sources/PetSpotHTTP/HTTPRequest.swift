@@ -22,6 +22,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The protocol version's minor number: 1 for HTTP/1.1, 0 for HTTP/1.0.
     public var minorVersion: Int
+    /// Whether the body was larger than the limit the server's
+    /// ``HTTPServer/Configuration/bodyLimit`` set for this request, and so was not read:
+    /// ``body`` is then empty, and the connection closes after the answer.
+    public var isBodyOverLimit = false
 
     /// A request; the body defaults to none and the version to HTTP/1.1.
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], minorVersion: Int = 1) {

@@ -36,6 +36,10 @@ public struct HTTPParserLimits: Sendable, Equatable {
 /// line ends, folded headers, header text that is not UTF-8) with an ``HTTPParseError`` whose
 /// status the server answers before closing. Work is linear in the bytes received: the header
 /// terminator search and the chunk decoder resume where they stopped.
+///
+/// With a `bodyLimit` hook, a request whose body is announced over the limit the hook sets (or
+/// whose chunked body grows past it) is returned at once without its body, flagged
+/// ``HTTPRequest/isBodyOverLimit``; the parser is then spent: it ignores what follows.
 package struct HTTPRequestParser: Sendable {
     /// What ``nextRequest()`` found.
     package enum Outcome {
@@ -55,6 +59,10 @@ package struct HTTPRequestParser: Sendable {
         var bodyStart: Int
         var contentLength: Int?
         var chunked: Bool
+        /// The most body bytes read (the per-request limit when one is set, else ``limits``).
+        var maxBodyBytes = 0
+        /// Whether a body over `maxBodyBytes` is handed over unread rather than answered 413.
+        var handsOverUnread = false
     }
 
     private struct ChunkState {
@@ -66,6 +74,10 @@ package struct HTTPRequestParser: Sendable {
     }
 
     package let limits: HTTPParserLimits
+    private let bodyLimit: (@Sendable (HTTPRequest) -> Int?)?
+    private let minimumBodyLimit: Int
+    /// A request was handed over without its body: nothing after it is read.
+    private var isSpent = false
     private var buffer: [UInt8] = []
     private var scanOffset = 0
     private var head: Head?
@@ -73,8 +85,13 @@ package struct HTTPRequestParser: Sendable {
     /// Set once when a parsed head asked for `Expect: 100-continue` and its body is still due.
     package private(set) var continueRequested = false
 
-    package init(limits: HTTPParserLimits) {
+    /// A parser enforcing `limits`, and the per-request body limit of `bodyLimit` when given,
+    /// asked about chunked bodies and bodies announced over `minimumBodyLimit` (see
+    /// ``HTTPServer/Configuration/bodyLimit``).
+    package init(limits: HTTPParserLimits, bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0) {
         self.limits = limits
+        self.bodyLimit = bodyLimit
+        self.minimumBodyLimit = minimumBodyLimit
     }
 
     /// Whether bytes of an unfinished request are buffered.
@@ -85,12 +102,12 @@ package struct HTTPRequestParser: Sendable {
 
     /// Adds received bytes.
     package mutating func append(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
+        if !isSpent { buffer.append(contentsOf: bytes) }
     }
 
     /// Adds received bytes: the filled part of a receive buffer.
     package mutating func append(_ bytes: ArraySlice<UInt8>) {
-        buffer.append(contentsOf: bytes)
+        if !isSpent { buffer.append(contentsOf: bytes) }
     }
 
     /// Clears the 100-continue request after the server answered it.
@@ -98,9 +115,11 @@ package struct HTTPRequestParser: Sendable {
 
     /// The next complete request, `.incomplete`, or a failure (after which the parser is spent).
     package mutating func nextRequest() -> Outcome {
+        if isSpent { return .incomplete }
         do throws(HTTPParseError) {
             if head == nil {
-                guard let parsed = try parseHead() else { return .incomplete }
+                guard var parsed = try parseHead() else { return .incomplete }
+                if try !admitsBody(of: &parsed) { return .request(handOverUnread(parsed)) }
                 head = parsed
                 if parsed.chunked { chunkState = ChunkState(cursor: parsed.bodyStart) }
                 if let expectation = parsed.headers["Expect"] {
@@ -114,7 +133,14 @@ package struct HTTPRequestParser: Sendable {
             let body: [UInt8]
             let consumed: Int
             if current.chunked {
-                guard let decoded = try decodeChunks() else { return .incomplete }
+                let decoded: ([UInt8], Int)?
+                do throws(HTTPParseError) {
+                    decoded = try decodeChunks(limit: current.maxBodyBytes)
+                } catch {
+                    if error.status == 413 && current.handsOverUnread { return .request(handOverUnread(current)) }
+                    throw error
+                }
+                guard let decoded else { return .incomplete }
                 (body, consumed) = decoded
             } else {
                 let length = current.contentLength ?? 0
@@ -134,6 +160,37 @@ package struct HTTPRequestParser: Sendable {
             buffer.removeAll()
             return .failure(error)
         }
+    }
+
+    /// Sets the head's body limit; returns `false` when its announced body is over a
+    /// per-request limit (to be handed over unread).
+    /// - Throws: 413 when the body is announced over ``limits`` and no per-request limit is set.
+    private func admitsBody(of head: inout Head) throws(HTTPParseError) -> Bool {
+        head.maxBodyBytes = limits.maxBodyBytes
+        if let bodyLimit, head.chunked || head.contentLength ?? 0 > max(0, minimumBodyLimit),
+           let limit = bodyLimit(HTTPRequest(method: head.method, target: head.target, headers: head.headers,
+                                             minorVersion: head.minorVersion))
+        {
+            head.maxBodyBytes = min(max(0, limit), limits.maxBodyBytes)
+            head.handsOverUnread = true
+        }
+        guard let length = head.contentLength, length > head.maxBodyBytes else { return true }
+        if head.handsOverUnread { return false }
+        throw HTTPParseError(status: 413, reason: "body of \(length) bytes exceeds the limit of \(head.maxBodyBytes)")
+    }
+
+    /// The request of `head` without its body, flagged; the parser is spent afterwards.
+    private mutating func handOverUnread(_ head: Head) -> HTTPRequest {
+        isSpent = true
+        buffer = []
+        scanOffset = 0
+        self.head = nil
+        chunkState = nil
+        continueRequested = false
+        var request = HTTPRequest(method: head.method, target: head.target, headers: head.headers,
+                                  minorVersion: head.minorVersion)
+        request.isBodyOverLimit = true
+        return request
     }
 
     private func checkInvariants() {
@@ -233,9 +290,6 @@ package struct HTTPRequestParser: Sendable {
                 length = parsed
             }
             contentLength = length
-            if let length, length > limits.maxBodyBytes {
-                throw HTTPParseError(status: 413, reason: "body of \(length) bytes exceeds the limit of \(limits.maxBodyBytes)")
-            }
         }
         if minorVersion == 1 && headers.values(for: "Host").count != 1 {
             throw HTTPParseError(status: 400, reason: "an HTTP/1.1 request needs exactly one Host header")
@@ -313,7 +367,7 @@ package struct HTTPRequestParser: Sendable {
 
     /// Decodes as many chunks as are buffered; returns the body and the bytes consumed once the
     /// last chunk and trailers are in.
-    private mutating func decodeChunks() throws(HTTPParseError) -> ([UInt8], Int)? {
+    private mutating func decodeChunks(limit: Int) throws(HTTPParseError) -> ([UInt8], Int)? {
         guard var state = chunkState else { return nil }
         defer { chunkState = state }
         while true {
@@ -356,8 +410,8 @@ package struct HTTPRequestParser: Sendable {
                 state.cursor = lineEnd + 2
                 continue
             }
-            if state.body.count + size > limits.maxBodyBytes {
-                throw HTTPParseError(status: 413, reason: "chunked body exceeds the limit of \(limits.maxBodyBytes) bytes")
+            if state.body.count + size > limit {
+                throw HTTPParseError(status: 413, reason: "chunked body exceeds the limit of \(limit) bytes")
             }
             let dataStart = lineEnd + 2
             guard buffer.count >= dataStart + size + 2 else { return nil }

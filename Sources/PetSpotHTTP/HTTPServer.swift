@@ -26,16 +26,32 @@ import PetSpotConcurrency
 ///   closed after ``Configuration/idleTimeout``, and a response must be written within
 ///   ``Configuration/writeTimeout`` (a client that stops reading is disconnected).
 /// - **Slots are recycled, not refused.** At most ``Configuration/maxConnections`` connections
-///   are open. When a new client arrives at the limit, the longest-idle connection is closed to
-///   make room (idle: a keep-alive connection between requests, or one silent for a second
-///   since it was accepted); if none is idle, the connection whose request has been arriving the
-///   longest (the slowest sender) is answered 503 and closed. When every connection has a
-///   request being handled or answered, or was accepted within the last second, the newcomer
-///   waits up to 100 ms for one to come back idle, then is answered 503 and closed.
-/// - **Descriptor exhaustion backs off.** When `accept` fails with EMFILE or ENFILE the server
-///   closes its longest-idle connection if it has one; otherwise it stops polling the listener
-///   for 10 ms, doubling up to 250 ms while the shortage lasts, and keeps serving the open
-///   connections meanwhile. Waiting clients are accepted once descriptors are free.
+///   are open, fewer when the process's descriptor limit is lower (see ``ConnectionBudget``, read
+///   at ``start()``; ``connectionBudget`` tells), so the slots run out before the descriptors.
+///   When a new client arrives at the limit, the longest-idle connection is closed to make room
+///   (idle: a keep-alive connection between requests, or one silent for a second since it was
+///   accepted); else the one whose client has left its answer unread the longest (200 ms at
+///   least); else the connection whose request has been arriving the longest (the slowest
+///   sender) is answered 503 and closed. When every connection has a request being handled or
+///   answered, or was accepted within the last second, the newcomer waits up to 250 ms for one
+///   to come back idle (or with requests pipelined, which is then answered 503 and closed to
+///   make room), then is answered 503 and closed. While the waiting places are all taken (64,
+///   fewer under a low descriptor limit), the server accepts no one: newcomers wait in the
+///   listen backlog, in arrival order, rather than be refused at once.
+/// - **Descriptor exhaustion backs off.** When `accept` fails with EMFILE or ENFILE all the same
+///   (descriptors used elsewhere in the process), the server makes room as at the slot limit;
+///   when it cannot, it stops polling the listener for 10 ms, doubling up to 250 ms while the
+///   shortage lasts, and keeps serving the open connections meanwhile.
+/// - **Answers nobody reads are not produced.** The kernel holds at most
+///   ``Configuration/maxUnsentBytes`` unsent for a connection; an answer that does not fit waits
+///   in the server, and no further request of that connection is read or served until it is
+///   written (or until ``Configuration/writeTimeout``, then the connection is closed). A
+///   pipelined request waits behind other connections' requests when the handler threads are
+///   all busy, so a client pipelining thousands of requests takes turns with the rest.
+/// - **Bodies over the route's limit are not read.** With a ``Configuration/bodyLimit`` hook, a
+///   request whose body is announced over its limit (or whose chunked body grows past it) goes
+///   to the handler at once, flagged and without its body, and the connection closes after the
+///   answer.
 /// - Header and body sizes are capped (431, 413); handlers run on at most
 ///   ``Configuration/maxConcurrentRequests`` threads at once (more complete requests wait in
 ///   order).
@@ -79,19 +95,38 @@ public final class HTTPServer: Sendable {
         public var writeTimeout: Double
         /// Handler threads at most; further complete requests wait for one in arrival order.
         public var maxConcurrentRequests: Int
+        /// Bytes of answers the kernel holds unsent for one connection at most
+        /// (`TCP_NOTSENT_LOWAT`): past it, the rest of the answer waits in the server and no
+        /// further request of that connection is read or served, so a client that pipelines
+        /// requests without reading the answers is paused, then closed at ``writeTimeout``.
+        public var maxUnsentBytes: Int
         /// The response for a protocol error (bad request line, oversized header, timeout, ...).
         public var errorResponse: @Sendable (HTTPParseError) -> HTTPResponse
+        /// The most body bytes the handler reads for a request, decided from the request's head
+        /// (the request with an empty body) as soon as its header section is parsed; `nil` from
+        /// the hook, or no hook (the default), means up to ``limits``. A body announced larger
+        /// (`Content-Length`), or a chunked body that grows larger, is not read: the handler
+        /// gets the request with ``HTTPRequest/isBodyOverLimit`` set and an empty body, answers
+        /// as it would a body over its limit, and the connection closes after the answer. Called
+        /// on the server's threads for chunked bodies and bodies announced over
+        /// ``minimumBodyLimit``; keep it cheap.
+        public var bodyLimit: (@Sendable (HTTPRequest) -> Int?)?
+        /// The smallest limit ``bodyLimit`` ever sets: a body announced no larger is read without
+        /// asking it (which spares the hook on the common small request). 0 by default.
+        public var minimumBodyLimit: Int
 
         /// A configuration; defaults: 127.0.0.1, port 0, 16 KiB headers, 25 MiB bodies,
         /// 512 connections, headers within 10 s and requests within 30 s of their first byte,
-        /// 30 s idle, 10 s to write a response, 64 concurrent handlers, plain-text errors.
+        /// 30 s idle, 10 s to write a response, 64 concurrent handlers, 64 KiB unsent per
+        /// connection, plain-text errors, no per-request body limit.
         public init(
             host: String = "127.0.0.1", port: Int = 0, limits: HTTPParserLimits = HTTPParserLimits(),
             maxConnections: Int = 512, headerTimeout: Double = 10, requestTimeout: Double = 30, idleTimeout: Double = 30,
-            writeTimeout: Double = 10, maxConcurrentRequests: Int = 64,
+            writeTimeout: Double = 10, maxConcurrentRequests: Int = 64, maxUnsentBytes: Int = 64 * 1024,
             errorResponse: @escaping @Sendable (HTTPParseError) -> HTTPResponse = { error in
                 HTTPResponse.plainText(status: error.status, error.reason + "\n")
-            }
+            },
+            bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0
         ) {
             self.host = host
             self.port = port
@@ -102,13 +137,17 @@ public final class HTTPServer: Sendable {
             self.idleTimeout = idleTimeout
             self.writeTimeout = writeTimeout
             self.maxConcurrentRequests = maxConcurrentRequests
+            self.maxUnsentBytes = maxUnsentBytes
             self.errorResponse = errorResponse
+            self.bodyLimit = bodyLimit
+            self.minimumBodyLimit = minimumBodyLimit
         }
 
         /// Why the configuration cannot be served, or `nil` when it can.
         var problem: String? {
             if maxConnections < 1 { return "maxConnections is \(maxConnections); it must be at least 1" }
             if maxConcurrentRequests < 1 { return "maxConcurrentRequests is \(maxConcurrentRequests); it must be at least 1" }
+            if maxUnsentBytes < 1 { return "maxUnsentBytes is \(maxUnsentBytes); it must be at least 1" }
             if limits.maxHeaderBytes < 1 || limits.maxBodyBytes < 0 { return "the header and body limits must be positive" }
             for (name, value) in [("headerTimeout", headerTimeout), ("requestTimeout", requestTimeout),
                                   ("idleTimeout", idleTimeout), ("writeTimeout", writeTimeout)]
@@ -136,6 +175,7 @@ public final class HTTPServer: Sendable {
         /// The running instance: listener, I/O thread, workers.
         var run: ServerRun?
         var port: Int?
+        var budget: ConnectionBudget?
         var isStopping = false
         /// Whether ``runUntilTerminated(ready:)`` is waiting, so ``stop(grace:)`` must wake it.
         var isTrappingSignals = false
@@ -158,9 +198,20 @@ public final class HTTPServer: Sendable {
         lifecycle.withLock { $0.port }
     }
 
+    /// The connections held at once and the descriptor limit they were fitted to; set by
+    /// ``start()`` (`nil` before).
+    public var connectionBudget: ConnectionBudget? {
+        lifecycle.withLock { $0.budget }
+    }
+
     /// The number of connections currently open.
     public var openConnectionCount: Int {
         lifecycle.withLock { $0.run }?.openConnectionCount ?? 0
+    }
+
+    /// Complete requests waiting for a handler thread (all are busy); 0 when not running.
+    var queuedRequestCount: Int {
+        lifecycle.withLock { $0.run }?.pool.queuedJobCount ?? 0
     }
 
     /// Binds, listens and starts serving on background threads.
@@ -181,16 +232,19 @@ public final class HTTPServer: Sendable {
             }
             if let port = lifecycle.port { return .success(port) }
             do throws(HTTPSocketError) {
+                let budget = ConnectionBudget(configuredConnections: configuration.maxConnections,
+                                              descriptorLimit: Socket.openFileLimit())
                 let (listener, port) = try Self.bindListener(host: configuration.host, port: configuration.port)
                 let run: ServerRun
                 do throws(HTTPSocketError) {
-                    run = try ServerRun(configuration: configuration, handler: handler, listener: listener)
+                    run = try ServerRun(configuration: configuration, budget: budget, handler: handler, listener: listener)
                 } catch {
                     Socket.closeDescriptor(listener)
                     throw error
                 }
                 lifecycle.run = run
                 lifecycle.port = port
+                lifecycle.budget = budget
                 return .success(port)
             } catch {
                 return .failure(error)

@@ -128,6 +128,11 @@ final class RequestWorkerPool<Job: Sendable>: Sendable {
         return abandoned
     }
 
+    /// The jobs waiting for a thread.
+    var queuedJobCount: Int {
+        state.withLock { $0.queue.count - $0.queueHead }
+    }
+
     /// Whether jobs are waiting for a thread.
     private func hasQueuedJobs() -> Bool {
         state.withLock { $0.queueHead < $0.queue.count }

@@ -72,6 +72,9 @@ final class ServerRun: Sendable {
         var isLoopFinished = false
         /// Published by the I/O thread for ``HTTPServer/openConnectionCount``.
         var openConnections = 0
+        /// Published by the I/O thread: clients accepted at the connection limit wait for a slot,
+        /// so workers hand back connections with pipelined requests (which may then make room).
+        var isSlotWanted = false
 
         /// Makes the I/O thread's `poll` return, unless a wake-up is already pending.
         mutating func wakeLoop(through descriptor: Int32) {
@@ -92,7 +95,8 @@ final class ServerRun: Sendable {
     let pool: RequestWorkerPool<Job>
 
     /// Starts the I/O thread on `listener` (which the run then owns and closes).
-    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, listener: Int32) throws(HTTPSocketError) {
+    init(configuration: HTTPServer.Configuration, budget: ConnectionBudget, handler: @escaping HTTPServer.Handler,
+         listener: Int32) throws(HTTPSocketError) {
         let wakePipe = try Socket.makePipe()
         let mailbox = Locked(Mailbox())
         self.mailbox = mailbox
@@ -106,7 +110,7 @@ final class ServerRun: Sendable {
             worker.serve(job, hasQueuedJobs: hasQueuedJobs)
         }
         let thread = Thread { [self] in
-            ConnectionLoop(configuration: configuration, run: self, listener: listener).run()
+            ConnectionLoop(configuration: configuration, budget: budget, run: self, listener: listener).run()
         }
         thread.name = "HTTPServer.io"
         thread.start()
@@ -133,6 +137,13 @@ final class ServerRun: Sendable {
 /// What a pool thread does with a ``ServerRun/Job``: runs the handler, writes what the socket
 /// takes without waiting, serves follow-up requests that are already complete or arrive within
 /// the linger time, and hands the connection back to the I/O thread.
+///
+/// A pipelined request is served here only while no other connection's request waits for a
+/// thread and no new client waits for a connection slot; otherwise the connection goes back to
+/// the I/O thread, which queues its next request behind the others (so a client pipelining
+/// thousands of requests takes its turn like the rest) or closes it to make room. An answer the
+/// socket does not take whole goes to the I/O thread too, and no further request of that
+/// connection is served until it is written.
 struct RequestWorker: Sendable {
     let handler: HTTPServer.Handler
     let errorResponse: @Sendable (HTTPParseError) -> HTTPResponse
@@ -150,7 +161,8 @@ struct RequestWorker: Sendable {
             handBack(ServerRun.Completion(connectionID: job.connectionID, descriptor: descriptor, outcome: outcome))
         }
         while true {
-            let closing = !request.keepsConnectionAlive || isStopping
+            // A body over the request's limit was not read: the rest of the input is not a request.
+            let closing = !request.keepsConnectionAlive || request.isBodyOverLimit || isStopping
             let response: HTTPResponse
             do {
                 response = try handler(request)
@@ -174,6 +186,7 @@ struct RequestWorker: Sendable {
             let lingerDeadline = answeredAt + ServerRun.lingerMilliseconds
             var next: HTTPRequest?
             while next == nil {
+                if parser.hasPartialRequest && (hasQueuedJobs() || isSlotWanted) { return finish(.read(state())) }
                 switch parser.nextRequest() {
                 case .request(let complete):
                     next = complete
@@ -239,6 +252,8 @@ struct RequestWorker: Sendable {
     }
 
     private var isStopping: Bool { mailbox.withLock { $0.stopGraceMilliseconds != nil } }
+
+    private var isSlotWanted: Bool { mailbox.withLock { $0.isSlotWanted } }
 
     /// Gives the connection back to the I/O thread, or closes it when the loop has ended.
     private func handBack(_ completion: ServerRun.Completion) {

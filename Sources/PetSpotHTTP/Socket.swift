@@ -172,18 +172,36 @@ package enum Socket {
         }
     }
 
+    /// Limits the bytes a connected socket holds unsent (`TCP_NOTSENT_LOWAT`): past `bytes`,
+    /// `send` takes no more and `poll` reports no `POLLOUT` until the peer has read enough.
+    /// So a client that does not read its answers can make the kernel queue only about this
+    /// much for it, beyond what its own receive buffer holds. Ignored where unsupported.
+    package static func limitUnsentBytes(_ fd: Int32, to bytes: Int) {
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, Int32(clamping: bytes))
+    }
+
+    #if os(Linux)
+    private static let openFileResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    private static let unlimitedOpenFiles = rlim_t.max  // RLIM_INFINITY, which Swift cannot import on Linux
+    #else
+    private static let openFileResource = RLIMIT_NOFILE
+    private static let unlimitedOpenFiles = RLIM_INFINITY
+    #endif
+
+    /// This process's soft limit on open descriptors (`Int.max` when unlimited or unknown).
+    package static func openFileLimit() -> Int {
+        var limits = rlimit()
+        guard getrlimit(openFileResource, &limits) == 0, limits.rlim_cur != unlimitedOpenFiles else { return Int.max }
+        return Int(clamping: limits.rlim_cur)
+    }
+
     /// Raises this process's soft limit on open descriptors to at least `count`, as far as the
     /// hard limit allows. Returns the soft limit in force afterwards.
     @discardableResult
     package static func raiseOpenFileLimit(toAtLeast count: Int) -> Int {
         var limits = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        let unlimited = rlim_t.max  // RLIM_INFINITY, which Swift cannot import on Linux
-        #else
-        let resource = RLIMIT_NOFILE
-        let unlimited = RLIM_INFINITY
-        #endif
+        let resource = openFileResource
+        let unlimited = unlimitedOpenFiles
         guard getrlimit(resource, &limits) == 0 else { return 0 }
         let wanted = rlim_t(max(0, count))
         if limits.rlim_cur != unlimited && limits.rlim_cur < wanted {

@@ -191,6 +191,16 @@ public final class MockBackend: Sendable {
         return behaviour.error(problem).response
     }
 
+    /// The most body bytes the backend reads of a request, judged from its head (the request
+    /// without its body): the multipart limit for a multipart body, 100 KB for any other (so
+    /// never less than 100 KB), `nil` for a gzip or deflate body (its limit counts after inflating). The HTTP server
+    /// leaves a body over this limit unread and passes the request flagged
+    /// ``HTTPRequest/isBodyOverLimit``, which ``handle(_:)`` answers exactly as it would the
+    /// whole body (413 where the body would be read, the route's own answer where it would not).
+    public func maxBodyBytes(forHead head: HTTPRequest) -> Int? {
+        bodyReader.maxBodyBytes(forHead: head)
+    }
+
     // MARK: Inspection (for tests)
 
     /// The number of announcements stored.

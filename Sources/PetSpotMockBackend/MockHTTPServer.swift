@@ -17,7 +17,8 @@ public struct MockServerOptions: Sendable {
     public var adminToken: String
     /// Connections open at once. At the limit a new client takes the slot of the longest-idle
     /// connection, else of the slowest sender (answered 503); when every connection has a request
-    /// being handled, the new client is answered 503.
+    /// being handled, the new client is answered 503. Under a low open-file limit the server
+    /// holds fewer (see ``ConnectionBudget``; ``MockHTTPServer/runMockServer(options:)`` warns).
     public var maxConnections: Int
     /// Seconds from a request's first byte until its header section must be complete (then 408);
     /// capped at ``requestTimeout``.
@@ -82,7 +83,8 @@ public final class MockHTTPServer: Sendable {
         let configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, maxConnections: options.maxConnections,
             headerTimeout: options.headerTimeout, requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
-            errorResponse: MockHTTPServer.envelope(for:))
+            errorResponse: MockHTTPServer.envelope(for:), bodyLimit: { head in backend.maxBodyBytes(forHead: head) },
+            minimumBodyLimit: RequestBodyReader.maxJSONBodyBytes)
         server = HTTPServer(configuration: configuration) { request throws(MockTransportError) in
             try backend.handle(request)
         }
@@ -100,17 +102,34 @@ public final class MockHTTPServer: Sendable {
     /// The port listened on, once started.
     public var port: Int? { server.port }
 
+    /// The connections held at once and the descriptor limit they were fitted to, once started.
+    public var connectionBudget: ConnectionBudget? { server.connectionBudget }
+
     /// Serves `options` until SIGINT or SIGTERM: prints `listening on http://HOST:PORT` (flushed)
     /// when ready, then blocks; returns after a clean stop, with the signal dispositions as they
     /// were. First raises the process's soft open-file limit (as far as the hard limit allows)
-    /// so that ``MockServerOptions/maxConnections`` connections fit.
+    /// so that ``MockServerOptions/maxConnections`` connections fit; when they do not, the
+    /// server holds fewer (see ``ConnectionBudget``) and one warning line says so on standard
+    /// error, before the ready line.
     /// - Throws: ``HTTPSocketError`` when the server cannot start.
     public static func runMockServer(options: MockServerOptions) throws(HTTPSocketError) {
-        Socket.raiseOpenFileLimit(toAtLeast: options.maxConnections + 64)
+        Socket.raiseOpenFileLimit(toAtLeast: ConnectionBudget.descriptorsNeeded(forConnections: options.maxConnections))
         let mock = MockHTTPServer(options: options)
         try mock.server.runUntilTerminated { port in
+            if let budget = mock.connectionBudget, let warning = lowConnectionBudgetWarning(budget) {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
             FileHandle.standardOutput.write(Data("listening on http://\(options.host):\(port)\n".utf8))
         }
+    }
+
+    /// The one-line warning for a budget the descriptor limit lowered, or `nil` when it did not.
+    static func lowConnectionBudgetWarning(_ budget: ConnectionBudget) -> String? {
+        guard budget.isLowered else { return nil }
+        let needed = ConnectionBudget.descriptorsNeeded(forConnections: budget.configuredConnections)
+        return "warning: the open-file limit is \(budget.descriptorLimit) descriptors, so the mock holds at most "
+            + "\(budget.connections) connections at once instead of \(budget.configuredConnections) (--max-connections); "
+            + "raise the limit with 'ulimit -n \(needed)' before starting it"
     }
 
     /// The error envelope for a protocol error found by the HTTP layer: the status with its own

@@ -90,8 +90,32 @@ struct RequestBodyReader {
         return try parse(bytes)
     }
 
+    /// The most body bytes any route reads of a request, judged from its head (see
+    /// ``MockBackend/maxBodyBytes(forHead:)``): the multipart limit for a multipart body with a
+    /// boundary, 100 KB for any other body; `nil` for a gzip or deflate body, whose size counts
+    /// after inflating (it is read whole, up to the HTTP layer's limit).
+    ///
+    /// A body over this limit changes no answer if it is not read: a JSON body is refused 413
+    /// (``decodedBody(of:limit:)`` on ``HTTPRequest/isBodyOverLimit``, after the checks that come
+    /// before reading), a multipart body likewise on the photo route, and no route reads any
+    /// other body (nor one in an unknown coding, which is refused unread).
+    func maxBodyBytes(forHead head: HTTPRequest) -> Int? {
+        if !behaviour.has(.routingGzipIgnored), let coding = ContentCoding(headerValue: head.headers["Content-Encoding"]),
+           coding != .identity
+        {
+            return nil
+        }
+        if let contentType = head.headers["Content-Type"], !RequestBodyReader.isJSONMediaType(contentType),
+           MultipartFormData.boundary(contentType: contentType) != nil
+        {
+            return RequestBodyReader.maxMultipartBodyBytes
+        }
+        return RequestBodyReader.maxJSONBodyBytes
+    }
+
     /// The body with its `Content-Encoding` undone.
-    /// - Throws: ``MockProblem/payloadTooLarge`` past `limit`, or the coding's problem.
+    /// - Throws: ``MockProblem/payloadTooLarge`` past `limit` (or when the HTTP layer left a body
+    ///   over ``maxBodyBytes(forHead:)`` unread), or the coding's problem.
     func decodedBody(of request: HTTPRequest, limit: Int) throws(MockProblem) -> [UInt8] {
         let header = request.headers["Content-Encoding"]
         let coding: ContentCoding
@@ -101,6 +125,7 @@ struct RequestBodyReader {
             guard let named = ContentCoding(headerValue: header) else { throw .unsupportedContentEncoding(header ?? "") }
             coding = named
         }
+        if request.isBodyOverLimit { throw .payloadTooLarge }
         do {
             return try coding.decode(request.body, maxOutputBytes: limit)
         } catch {

@@ -33,6 +33,16 @@ public struct InProcessTransport: AnnouncementTransport {
         return Self.transportResponse(response)
     }
 
+    /// Answers `request` on the calling thread (a delay in the fault plan blocks it): for callers
+    /// that must not wait for a task, such as a proxy's connection thread.
+    public func answerNow(_ request: TransportRequest) -> Result<TransportResponse, TransportError> {
+        do throws(MockTransportError) {
+            return .success(Self.transportResponse(try backend.handle(Self.httpRequest(request))))
+        } catch {
+            return .failure(.noConnection("the mock dropped the connection"))
+        }
+    }
+
     /// The HTTP request a transport request stands for (with `Host` and `Content-Length`).
     public static func httpRequest(_ request: TransportRequest) -> HTTPRequest {
         var headers: HTTPHeaders = ["Host": "127.0.0.1"]

@@ -91,7 +91,8 @@ public struct CreateAnnouncementRequest: Sendable, Hashable {
             switch spec.kind {
             case .coordinate: _ = try reader.double(key)
             case .wholeNumber: _ = try reader.optionalInt(key, allowNull: false)
-            default: _ = try reader.string(key)
+            case .digits, .freeText, .phone, .email, .date, .choice: _ = try reader.string(key)
+            case .photo: throw WireDecodingError(keyPath: key, reason: "a photo is uploaded, never a payload member")
             }
         }
         jsonObject = JSONObject(uniqueMembers: FieldTable.payloadKeys.compactMap { key in reader.object[key].map { (key, $0) } })

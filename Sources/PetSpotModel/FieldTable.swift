@@ -180,8 +180,8 @@ public final class FieldSpec: Sendable {
     public func filtered(_ typed: String) -> String {
         switch kind {
         case .digits(let formatter): formatter.storedDigits(from: typed)
-        case .freeText(let limit?): limit.capped(typed)
-        default: typed
+        case .freeText(let limit): limit.map { $0.capped(typed) } ?? typed
+        case .phone, .email, .coordinate, .wholeNumber, .date, .photo, .choice: typed
         }
     }
 

@@ -196,7 +196,7 @@ extension FieldValues where Stage == AsTyped {
                         keyPath: "inputs.\(key)", reason: "\"\(text)\" is not one of \(options.joined(separator: ", "))")
                 }
                 self[spec.field] = .choice(text)
-            default:
+            case .digits, .freeText, .phone, .email, .coordinate, .wholeNumber:
                 self[spec.field] = .text(try reader.string(key))
             }
         }

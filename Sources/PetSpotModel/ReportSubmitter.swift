@@ -114,12 +114,25 @@ public struct ReportSubmitter: Sendable {
         body.append(contents)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
         return TransportRequest(
-            method: "POST", path: "/api/v1/announcements/\(announcementId)/photos",
+            method: "POST", path: "/api/v1/announcements/\(pathSegment(announcementId))/photos",
             headers: [
                 ("Content-Type", "multipart/form-data; boundary=\(boundary)"),
                 ("Authorization", basicAuthorization(user: announcementId, password: managementPassword)),
             ],
             body: body)
+    }
+
+    /// `text` as one path segment: every byte outside RFC 3986's unreserved set percent-encoded,
+    /// so an id the backend handed out cannot change the route (`a/b` is `a%2Fb`).
+    static func pathSegment(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+            bytes += unreserved ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `Basic base64(user:password)`.

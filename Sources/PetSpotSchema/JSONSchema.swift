@@ -32,7 +32,7 @@ public enum JSONSchema {
         registry: SchemaRegistry = SchemaRegistry(),
         options: SchemaOptions = SchemaOptions()
     ) throws(SchemaCompileError) -> CompiledSchema {
-        var compiler = SchemaCompiler(registry: registry, options: options)
+        let compiler = SchemaCompiler(registry: registry, options: options)
         let root = try compiler.compileRoot(schema, defaultURI: options.defaultBaseURI)
         let (resources, cycleTargets) = try compiler.finish()
         return CompiledSchema(
@@ -109,8 +109,8 @@ public struct CompiledSchema: Sendable {
     }
 
     #if DEBUG
-    /// Debug builds only: the fast path (fused leaves, unretained references) must agree with
-    /// the collecting evaluator, which uses neither. Only a valid/invalid disagreement is a bug:
+    /// Debug builds only: the fast path (each keyword's `isValid`) must agree with the
+    /// collecting evaluator (each keyword's `validate`). Only a valid/invalid disagreement is a bug:
     /// the collecting evaluator keeps going after a failure, so it may meet an undecidable
     /// pattern the fast path never reached.
     private func checkAgainstSafePath(_ verdict: Validity, _ instance: JSONValue) {

@@ -3,24 +3,19 @@
 /// schema's key order find each key on the first probe.
 final class PropertyTable: Sendable {
     let names: [String]
-    let nodes: [SchemaNode]
+    /// The entries' schemas, read on the fast path without reference counting.
+    let nodes: Subschemas
     /// UTF-8 length of each name: a mismatch here rejects a probe without touching the strings.
     let lengths: [Int]
     /// Whether each name is ASCII (then `==` after a length match is exact: canonical
     /// equivalence and code-point equality agree on ASCII).
     let ascii: [Bool]
-    /// For each entry, the fused check of its schema (through `$ref` chains) when it is a leaf.
-    let leaves: [LeafCheck?]
-    /// ``leaves`` for the fast path, unretained (owned by ``leaves``: see ``UnretainedReference``).
-    let unretainedLeaves: [UnretainedReference<LeafCheck>?]
 
     init(_ entries: [(name: String, node: SchemaNode)]) {
         names = entries.map(\.name)
-        nodes = entries.map(\.node)
+        nodes = Subschemas(entries.map(\.node))
         lengths = entries.map { $0.name.utf8.count }
         ascii = entries.map { $0.name.isASCIIOnly }
-        leaves = entries.map(\.node.effectiveLeaf)
-        unretainedLeaves = leaves.map { $0.map(UnretainedReference.init) }
     }
 
     /// Whether the entry at `position` is named `name`, code point by code point.
@@ -88,19 +83,5 @@ final class PropertyNameList: Sendable {
             if index == count { index = 0 }
         }
         return false
-    }
-}
-
-/// The object-member applicators of one schema (`properties`, `patternProperties`,
-/// `additionalProperties`), evaluated together in one pass over the members.
-final class ObjectMemberApplicators: Sendable {
-    let properties: PropertyTable?
-    let patternProperties: [(pattern: RegexPattern, node: SchemaNode)]
-    let additionalProperties: SchemaNode?
-
-    init(properties: PropertyTable?, patternProperties: [(pattern: RegexPattern, node: SchemaNode)], additionalProperties: SchemaNode?) {
-        self.properties = properties
-        self.patternProperties = patternProperties
-        self.additionalProperties = additionalProperties
     }
 }

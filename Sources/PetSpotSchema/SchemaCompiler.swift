@@ -21,12 +21,13 @@ struct Vocabularies: OptionSet, Hashable {
 
 /// Turns schema documents into ``SchemaNode`` graphs: indexes `$id`/`$anchor`/`$dynamicAnchor`,
 /// resolves references (from the schema itself or the registry, never the network) and
-/// precompiles every keyword. Each node is built after its subschemas, so it is immutable from
-/// the start; a reference back into a schema still being built gets a forwarding node (see
-/// ``SchemaNode/forward``), resolved by ``finish()``.
-struct SchemaCompiler {
+/// compiles every keyword the vocabulary table (``Draft202012``) knows. Each node is built after
+/// its subschemas, so it is immutable from the start; a reference back into a schema still being
+/// built gets a forwarding node (see ``SchemaNode/forward``), resolved by ``finish()``.
+/// A class, used by one compilation only: the keywords' ``KeywordContext`` calls back into it.
+final class SchemaCompiler {
     private var registry: SchemaRegistry
-    private let options: SchemaOptions
+    let options: SchemaOptions
     private var documents: [String: JSONValue] = [:]
     private var indexedDocuments: Set<String> = []
     /// Resource URI → where its root is.
@@ -49,7 +50,8 @@ struct SchemaCompiler {
     private var cycleTargetIndexes: [String: Int] = [:]
     private var cycleTargetKeys: [String] = []
     private var compileDepth = 0
-    private(set) var usesDynamicScope = false
+    /// Whether some `$dynamicRef` is dynamic (then evaluation keeps the dynamic scope).
+    var usesDynamicScope = false
 
     init(registry: SchemaRegistry, options: SchemaOptions) {
         self.registry = registry
@@ -57,7 +59,7 @@ struct SchemaCompiler {
     }
 
     /// Compiles `schema` as the root document, identified by its `$id` or `defaultURI`.
-    mutating func compileRoot(_ schema: JSONValue, defaultURI: String) throws(SchemaCompileError) -> SchemaNode {
+    func compileRoot(_ schema: JSONValue, defaultURI: String) throws(SchemaCompileError) -> SchemaNode {
         var rootURI = defaultURI
         if case .object(let object) = schema, case .string(let id)? = object["$id"] {
             rootURI = URIText.splitFragment(URIText.resolve(id, against: defaultURI)).base
@@ -69,7 +71,7 @@ struct SchemaCompiler {
 
     /// Compiles the dynamic anchors of every resource used, then resolves the cycle targets.
     /// - Returns: The resource table and the cycle targets, by index.
-    mutating func finish() throws(SchemaCompileError) -> (resources: [SchemaResource], cycleTargets: [SchemaNode]) {
+    func finish() throws(SchemaCompileError) -> (resources: [SchemaResource], cycleTargets: [SchemaNode]) {
         var anchors: [Int: [String: SchemaNode]] = [:]
         var resource = 0
         while resource < resourceURIs.count {
@@ -93,14 +95,14 @@ struct SchemaCompiler {
 
     // MARK: Indexing
 
-    private mutating func index(document uri: String) throws(SchemaCompileError) {
+    private func index(document uri: String) throws(SchemaCompileError) {
         guard !indexedDocuments.contains(uri), let root = documents[uri] else { return }
         indexedDocuments.insert(uri)
         resources[uri] = SchemaLocation(document: uri, pointer: [])
         try walk(root, SchemaLocation(document: uri, pointer: []), base: uri, depth: 0)
     }
 
-    private mutating func walk(_ value: JSONValue, _ location: SchemaLocation, base parentBase: String, depth: Int) throws(SchemaCompileError) {
+    private func walk(_ value: JSONValue, _ location: SchemaLocation, base parentBase: String, depth: Int) throws(SchemaCompileError) {
         guard depth < 512 else { throw SchemaCompileError(location: location.key, message: "schema nested too deeply") }
         guard case .object(let object) = value else { return }
         var base = parentBase
@@ -154,7 +156,8 @@ struct SchemaCompiler {
         }
     }
 
-    private func value(at location: SchemaLocation) -> JSONValue? {
+    /// The value at `location`, if the document has one there.
+    func value(at location: SchemaLocation) -> JSONValue? {
         guard var current = documents[location.document] else { return nil }
         for token in location.pointer {
             switch current {
@@ -175,7 +178,8 @@ struct SchemaCompiler {
 
     // MARK: Reference resolution
 
-    private mutating func resolve(_ reference: String, base: String, at location: SchemaLocation) throws(SchemaCompileError) -> SchemaLocation {
+    /// The location `reference` points at, resolved against `base`; errors name `location`.
+    func resolve(_ reference: String, base: String, at location: SchemaLocation) throws(SchemaCompileError) -> SchemaLocation {
         let absolute = URIText.resolve(reference, against: base)
         let (resourceURI, fragment) = URIText.splitFragment(absolute)
         if resources[resourceURI] == nil, let document = registry.document(at: resourceURI) {
@@ -203,7 +207,7 @@ struct SchemaCompiler {
         return target
     }
 
-    private mutating func resourceIndex(_ uri: String, vocabularies: Vocabularies) -> Int {
+    private func resourceIndex(_ uri: String, vocabularies: Vocabularies) -> Int {
         if let existing = resourceIndexes[uri] { return existing }
         resourceIndexes[uri] = resourceURIs.count
         resourceURIs.append(uri)
@@ -241,7 +245,7 @@ struct SchemaCompiler {
 
     /// The node for the schema at `location`, compiled once; a forwarding node when `location`
     /// is still being compiled (a reference cycle).
-    mutating func node(at location: SchemaLocation, vocabularies inherited: Vocabularies?) throws(SchemaCompileError) -> SchemaNode {
+    func node(at location: SchemaLocation, vocabularies inherited: Vocabularies?) throws(SchemaCompileError) -> SchemaNode {
         let key = location.key
         if let existing = compiled[key] { return existing }
         guard let schema = value(at: location) else {
@@ -290,7 +294,8 @@ struct SchemaCompiler {
         case .object(let object):
             underConstruction.insert(key)
             defer { underConstruction.remove(key) }
-            let (keywords, tracksEvaluation) = try compileKeywords(object, location: location, base: base, vocabularies: vocabularies)
+            let (keywords, tracksEvaluation) = try compileKeywords(
+                object, location: location, absoluteLocation: absoluteLocation, base: base, vocabularies: vocabularies)
             node = SchemaNode(keywords: keywords, tracksEvaluation: tracksEvaluation, absoluteLocation: absoluteLocation, resource: resource)
         default:
             throw SchemaCompileError(location: key, message: "a schema must be an object or a Boolean, found \(schema.typeName)")
@@ -300,213 +305,33 @@ struct SchemaCompiler {
     }
 
     /// The keywords of the object schema at `location`, in evaluation order, and whether they
-    /// need annotations (`unevaluated*`).
-    private mutating func compileKeywords(
-        _ object: JSONObject, location: SchemaLocation, base: String, vocabularies: Vocabularies
-    ) throws(SchemaCompileError) -> (keywords: [Keyword], tracksEvaluation: Bool) {
+    /// need annotations (`unevaluated*`): each member the vocabulary table knows, compiled by its
+    /// keyword type, once per type, ordered by ``KeywordOrder`` and else as written.
+    private func compileKeywords(
+        _ object: JSONObject, location: SchemaLocation, absoluteLocation: String, base: String, vocabularies: Vocabularies
+    ) throws(SchemaCompileError) -> (keywords: [any SchemaKeyword], tracksEvaluation: Bool) {
+        let context = KeywordContext(
+            object: object, location: location, absoluteLocation: absoluteLocation, base: base,
+            vocabularies: vocabularies, compiler: self)
+        var compiled: [(order: KeywordOrder, keyword: any SchemaKeyword)] = []
         var tracksEvaluation = false
-        var keywords: [Keyword] = []
-        var typeKeyword: Keyword?
-        var trailing: [Keyword] = []
-        let applicators = vocabularies.contains(.applicator)
-        let validation = vocabularies.contains(.validation)
-
-        func fail(_ keyword: String, _ message: String) -> SchemaCompileError {
-            SchemaCompileError(location: location.key + "/" + URIText.escapePointerToken(keyword), message: message)
-        }
-        func sub(_ keyword: String, _ tokens: String...) -> SchemaLocation {
-            var result = location
-            result.pointer.append(keyword)
-            result.pointer.append(contentsOf: tokens)
-            return result
-        }
-        func nonNegativeInteger(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> Int {
-            guard case .number(let number) = value, number.isInteger, !number.isNegative else {
-                throw fail(keyword, "\(keyword) must be a non-negative integer")
-            }
-            return number.intValue ?? Int.max
-        }
-        func number(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> JSONNumber {
-            guard case .number(let number) = value else { throw fail(keyword, "\(keyword) must be a number") }
-            return number
-        }
-        func schemaArray(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [SchemaNode] {
-            guard case .array(let items) = value, !items.isEmpty else {
-                throw fail(keyword, "\(keyword) must be a non-empty array of schemas")
-            }
-            var nodes: [SchemaNode] = []
-            for position in items.indices {
-                nodes.append(try self.node(at: sub(keyword, String(position)), vocabularies: vocabularies))
-            }
-            return nodes
-        }
-        func schemaMap(_ keyword: String, _ value: JSONValue) throws(SchemaCompileError) -> [(name: String, node: SchemaNode)] {
-            guard case .object(let members) = value else { throw fail(keyword, "\(keyword) must be an object of schemas") }
-            var result: [(name: String, node: SchemaNode)] = []
-            for member in members.members {
-                result.append((member.key, try self.node(at: sub(keyword, member.key), vocabularies: vocabularies)))
-            }
-            return result
-        }
-        func pattern(_ keyword: String, _ source: String) throws(SchemaCompileError) -> RegexPattern {
-            do {
-                return try RegexPattern(source)
-            } catch {
-                throw fail(keyword, "invalid regular expression \"\(source)\": \(error.message)")
-            }
-        }
-
-        var prefixCount = 0
-        var members: ObjectMemberApplicators?
-        if applicators {
-            var properties: PropertyTable?
-            var patternProperties: [(pattern: RegexPattern, node: SchemaNode)] = []
-            var additionalProperties: SchemaNode?
-            if let value = object["properties"] { properties = PropertyTable(try schemaMap("properties", value)) }
-            if let value = object["patternProperties"] {
-                for entry in try schemaMap("patternProperties", value) {
-                    patternProperties.append((try pattern("patternProperties", entry.name), entry.node))
-                }
-            }
-            if object["additionalProperties"] != nil {
-                additionalProperties = try self.node(at: sub("additionalProperties"), vocabularies: vocabularies)
-            }
-            if properties != nil || !patternProperties.isEmpty || additionalProperties != nil {
-                members = ObjectMemberApplicators(properties: properties, patternProperties: patternProperties, additionalProperties: additionalProperties)
-            }
-            if case .array(let prefix)? = object["prefixItems"] { prefixCount = prefix.count }
-        }
-
+        var seen: [ObjectIdentifier] = []
         for member in object.members {
-            let keyword = member.key
-            let value = member.value
-            switch keyword {
-            case "$ref":
-                guard case .string(let reference) = value else { throw fail(keyword, "$ref must be a string") }
-                let target = try resolve(reference, base: base, at: location)
-                keywords.append(.ref(try self.node(at: target, vocabularies: nil)))
-            case "$dynamicRef":
-                guard case .string(let reference) = value else { throw fail(keyword, "$dynamicRef must be a string") }
-                let target = try resolve(reference, base: base, at: location)
-                var dynamicAnchor: String?
-                let fragment = URIText.splitFragment(URIText.resolve(reference, against: base)).fragment
-                if !fragment.isEmpty, !fragment.hasPrefix("/"),
-                    case .object(let targetObject)? = self.value(at: target),
-                    targetObject["$dynamicAnchor"] == .string(fragment)
-                {
-                    dynamicAnchor = fragment
-                    usesDynamicScope = true
-                }
-                keywords.append(.dynamicRef(try self.node(at: target, vocabularies: nil), anchor: dynamicAnchor))
-            case "allOf" where applicators: keywords.append(.allOf(try schemaArray(keyword, value)))
-            case "anyOf" where applicators: keywords.append(.anyOf(try schemaArray(keyword, value)))
-            case "oneOf" where applicators: keywords.append(.oneOf(try schemaArray(keyword, value)))
-            case "not" where applicators: keywords.append(.not(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-            case "if" where applicators:
-                let condition = try self.node(at: sub(keyword), vocabularies: vocabularies)
-                let then = object["then"] == nil ? nil : try self.node(at: sub("then"), vocabularies: vocabularies)
-                let otherwise = object["else"] == nil ? nil : try self.node(at: sub("else"), vocabularies: vocabularies)
-                keywords.append(.conditional(condition: condition, then: then, else: otherwise))
-            case "dependentSchemas" where applicators: keywords.append(.dependentSchemas(try schemaMap(keyword, value)))
-            case "prefixItems" where applicators: keywords.append(.prefixItems(try schemaArray(keyword, value)))
-            case "items" where applicators:
-                keywords.append(.items(try self.node(at: sub(keyword), vocabularies: vocabularies), prefixCount: prefixCount))
-            case "contains" where applicators:
-                var minimum = 1
-                var maximum: Int?
-                if validation, let value = object["minContains"] { minimum = try nonNegativeInteger("minContains", value) }
-                if validation, let value = object["maxContains"] { maximum = try nonNegativeInteger("maxContains", value) }
-                keywords.append(.contains(try self.node(at: sub(keyword), vocabularies: vocabularies), min: minimum, max: maximum))
-            case "properties", "patternProperties", "additionalProperties":
-                if let pending = members {
-                    keywords.append(.members(pending))
-                    members = nil
-                }
-            case "propertyNames" where applicators:
-                keywords.append(.propertyNames(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-            case "unevaluatedItems" where vocabularies.contains(.unevaluated):
-                trailing.append(.unevaluatedItems(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-                tracksEvaluation = true
-            case "unevaluatedProperties" where vocabularies.contains(.unevaluated):
-                trailing.append(.unevaluatedProperties(try self.node(at: sub(keyword), vocabularies: vocabularies)))
-                tracksEvaluation = true
-            case "type" where validation:
-                var types: InstanceTypes = []
-                switch value {
-                case .string(let name):
-                    guard let type = InstanceTypes(name: name) else { throw fail(keyword, "unknown type \"\(name)\"") }
-                    types = type
-                case .array(let names):
-                    for name in names {
-                        guard case .string(let text) = name, let type = InstanceTypes(name: text) else {
-                            throw fail(keyword, "type must list type names")
-                        }
-                        types.insert(type)
-                    }
-                default:
-                    throw fail(keyword, "type must be a string or an array of strings")
-                }
-                typeKeyword = .type(types)
-            case "enum" where validation:
-                guard case .array(let values) = value else { throw fail(keyword, "enum must be an array") }
-                keywords.append(.enumeration(values))
-            case "const" where validation: keywords.append(.const(value))
-            case "multipleOf" where validation:
-                let divisor = try number(keyword, value)
-                guard !divisor.isNegative, !divisor.isZero else { throw fail(keyword, "multipleOf must be greater than 0") }
-                keywords.append(.multipleOf(divisor))
-            case "maximum" where validation: keywords.append(.maximum(try number(keyword, value)))
-            case "exclusiveMaximum" where validation: keywords.append(.exclusiveMaximum(try number(keyword, value)))
-            case "minimum" where validation: keywords.append(.minimum(try number(keyword, value)))
-            case "exclusiveMinimum" where validation: keywords.append(.exclusiveMinimum(try number(keyword, value)))
-            case "maxLength" where validation: keywords.append(.maxLength(try nonNegativeInteger(keyword, value)))
-            case "minLength" where validation: keywords.append(.minLength(try nonNegativeInteger(keyword, value)))
-            case "pattern" where validation:
-                guard case .string(let source) = value else { throw fail(keyword, "pattern must be a string") }
-                keywords.append(.pattern(try pattern(keyword, source)))
-            case "maxItems" where validation: keywords.append(.maxItems(try nonNegativeInteger(keyword, value)))
-            case "minItems" where validation: keywords.append(.minItems(try nonNegativeInteger(keyword, value)))
-            case "uniqueItems" where validation:
-                guard case .bool(let unique) = value else { throw fail(keyword, "uniqueItems must be a Boolean") }
-                if unique { keywords.append(.uniqueItems) }
-            case "maxProperties" where validation: keywords.append(.maxProperties(try nonNegativeInteger(keyword, value)))
-            case "minProperties" where validation: keywords.append(.minProperties(try nonNegativeInteger(keyword, value)))
-            case "required" where validation:
-                guard case .array(let names) = value else { throw fail(keyword, "required must be an array of strings") }
-                var required: [String] = []
-                for name in names {
-                    guard case .string(let text) = name else { throw fail(keyword, "required must be an array of strings") }
-                    required.append(text)
-                }
-                if !required.isEmpty { keywords.append(.required(PropertyNameList(required))) }
-            case "dependentRequired" where validation:
-                guard case .object(let dependencies) = value else { throw fail(keyword, "dependentRequired must be an object") }
-                var result: [(name: String, required: [String])] = []
-                for dependency in dependencies.members {
-                    guard case .array(let names) = dependency.value else { throw fail(keyword, "dependentRequired values must be arrays") }
-                    var required: [String] = []
-                    for name in names {
-                        guard case .string(let text) = name else { throw fail(keyword, "dependentRequired values must list strings") }
-                        required.append(text)
-                    }
-                    result.append((dependency.key, required))
-                }
-                keywords.append(.dependentRequired(result))
-            case "format":
-                guard case .string(let name) = value else { throw fail(keyword, "format must be a string") }
-                if options.assertFormat || vocabularies.contains(.formatAssertion), let format = StringFormat(rawValue: name) {
-                    keywords.append(.format(format))
-                }
-            default:
-                break
+            guard let type = Draft202012.keyword(named: member.key) else { continue }
+            if let vocabulary = type.vocabulary, !vocabularies.contains(vocabulary) { continue }
+            // A type with several names compiles once, where the first of them is written.
+            if type.names.count > 1 {
+                if seen.contains(ObjectIdentifier(type)) { continue }
+                seen.append(ObjectIdentifier(type))
             }
+            guard let keyword = try type.compile(member.value, in: context) else { continue }
+            compiled.append((type.order, keyword))
+            if type.needsAnnotations { tracksEvaluation = true }
         }
-        if let typeKeyword { keywords.insert(typeKeyword, at: 0) }
-        // `required` is cheap and decisive: run it right after `type`.
-        if let requiredIndex = keywords.firstIndex(where: { if case .required = $0 { true } else { false } }) {
-            let required = keywords.remove(at: requiredIndex)
-            keywords.insert(required, at: typeKeyword == nil ? 0 : 1)
-        }
-        return (keywords + trailing, tracksEvaluation)
+        // A stable sort: keywords of one order stay as written.
+        let keywords = compiled.enumerated()
+            .sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+            .map(\.element.keyword)
+        return (keywords, tracksEvaluation)
     }
 }

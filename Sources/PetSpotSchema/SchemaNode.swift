@@ -10,8 +10,11 @@ import PetSpotJSON
 final class SchemaNode: Sendable {
     /// `true`/`false` for a Boolean schema, `nil` for an object schema.
     let booleanValue: Bool?
-    /// Keywords in evaluation order (`unevaluated*` last).
-    let keywords: [Keyword]
+    /// Keywords in evaluation order (see ``KeywordOrder``).
+    let keywords: [any SchemaKeyword]
+    /// ``keywords`` unretained (owned by ``keywords``: see ``UnretainedReference``), for the
+    /// fast path of ``Evaluator``.
+    let unretainedKeywords: [UnretainedReference<CompiledKeyword>]
     /// Absolute URI of this schema (`base#pointer`), for `absoluteKeywordLocation`.
     let absoluteLocation: String
     /// Index of the schema resource (`$id` scope) this node belongs to in ``CompiledSchema``.
@@ -21,68 +24,69 @@ final class SchemaNode: Sendable {
     /// For a schema that is nothing but a `$ref`: the first schema down the chain of such
     /// references that does something (nil for other schemas, and where the chain meets a cycle).
     let referenceTarget: SchemaNode?
-    /// The keywords fused into one check when they are all instance assertions.
-    let leaf: LeafCheck?
     /// For a forwarding node: the index of the schema it stands for among the cycle targets.
     let forward: Int?
-    /// ``referenceTarget`` and ``leaf`` for the fast path, unretained (owned by those two
-    /// `let`s: see ``UnretainedReference``).
+    /// ``referenceTarget`` for the fast path, unretained (owned by ``referenceTarget``).
     let unretainedReferenceTarget: UnretainedReference<SchemaNode>?
-    let unretainedLeaf: UnretainedReference<LeafCheck>?
 
     /// A Boolean schema.
     init(boolean: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = boolean
         keywords = []
+        unretainedKeywords = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false
         referenceTarget = nil
-        leaf = nil
         forward = nil
         unretainedReferenceTarget = nil
-        unretainedLeaf = nil
     }
 
     /// An object schema with its compiled keywords.
-    init(keywords: [Keyword], tracksEvaluation: Bool, absoluteLocation: String, resource: Int) {
+    init(keywords: [any SchemaKeyword], tracksEvaluation: Bool, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         self.keywords = keywords
+        unretainedKeywords = keywords.map { UnretainedReference($0 as CompiledKeyword) }
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         self.tracksEvaluation = tracksEvaluation
         forward = nil
-        if keywords.count == 1, case .ref(let target) = keywords[0], target.forward == nil {
-            referenceTarget = target.referenceTarget ?? target
+        if keywords.count == 1, let reference = keywords[0] as? RefKeyword, reference.target.forward == nil {
+            referenceTarget = reference.target.referenceTarget ?? reference.target
         } else {
             referenceTarget = nil
         }
-        let leaf = tracksEvaluation ? nil : LeafCheck(keywords)
-        self.leaf = leaf
         unretainedReferenceTarget = referenceTarget.map(UnretainedReference.init)
-        unretainedLeaf = leaf.map(UnretainedReference.init)
     }
 
     /// A stand-in for the schema at cycle-target index `forward`.
     init(forwardingTo forward: Int, absoluteLocation: String, resource: Int) {
         booleanValue = nil
         keywords = []
+        unretainedKeywords = []
         self.absoluteLocation = absoluteLocation
         self.resource = resource
         tracksEvaluation = false
         referenceTarget = nil
-        leaf = nil
         self.forward = forward
         unretainedReferenceTarget = nil
-        unretainedLeaf = nil
+    }
+}
+
+/// A keyword's subschemas, held strongly and read on the fast path without reference counting.
+struct Subschemas: Sendable {
+    let nodes: [SchemaNode]
+    /// ``nodes`` unretained (owned by ``nodes``: see ``UnretainedReference``).
+    let unretainedNodes: [UnretainedReference<SchemaNode>]
+
+    init(_ nodes: [SchemaNode]) {
+        self.nodes = nodes
+        unretainedNodes = nodes.map(UnretainedReference.init)
     }
 
-    /// The check to run in place of this schema on the fast path: its own fused leaf, or that
-    /// of the schema its `$ref` chain ends at.
-    var effectiveLeaf: LeafCheck? {
-        guard let target = referenceTarget else { return leaf }
-        return target.booleanValue == nil ? target.leaf : nil
-    }
+    var count: Int { nodes.count }
+    var indices: Range<Int> { nodes.indices }
+    subscript(position: Int) -> SchemaNode { nodes[position] }
 }
 
 /// A schema resource: the scope of one `$id`, with its dynamic anchors for `$dynamicRef`.

@@ -1,20 +1,23 @@
 /// The validator's only unsafe code: a reference that calls into its object without
-/// reference counting, for the fast path's innermost calls (a schema's `$ref` target and fused
-/// leaf check, a property's leaf, a leaf's pattern, a pattern's automaton), where retain/release pairs would otherwise cost as
-/// much as the checks themselves.
+/// reference counting, for the fast path's innermost calls (each keyword of a schema, a
+/// schema's `$ref` target, a keyword's subschemas, a pattern's matcher, a matcher's automaton),
+/// where retain/release pairs would otherwise cost as much as the checks themselves: with a
+/// strong reference in its place the validator runs at less than half its speed (2026-11-26,
+/// create-request payload: 405,000 against 923,000 validations per CPU-second, same run).
 ///
 /// Soundness rests on one invariant, kept by construction: **an `UnretainedReference` is stored
 /// only in an immutable (`let`-only) object that also holds a strong `let` reference to the same
 /// referent**, set in the same initializer. The holder is alive for as long as anyone can read
 /// the unretained reference from it, and its strong reference cannot be reassigned, so the
-/// referent outlives every ``withObject(_:)`` call. Each construction site is in an initializer
-/// beside its owning `let`: `SchemaNode.init`, `PropertyTable.init`, `LeafCheck.init`,
-/// `RegexPattern.init`, `SimplePattern.init`. The type is trivial (no reference counting when copied), so arrays of
-/// it cost nothing to read.
+/// referent outlives every ``withObject(_:)`` call. (A struct holding both, like ``Subschemas``,
+/// keeps it too: every copy that can hand out the unretained reference also holds the strong
+/// one.) Each construction site is in an initializer beside its owning `let`: `SchemaNode.init`,
+/// `Subschemas.init`, `RegexPattern.init`, `SimplePattern.init`. The type is trivial (no
+/// reference counting when copied), so arrays of it cost nothing to read.
 ///
 /// Checked in debug builds twice over: each reference also keeps a weak reference and traps if
 /// its referent is gone; and ``CompiledSchema/validity(of:)`` compares every fast-path verdict
-/// with the safe collecting evaluator's, which never goes through this type.
+/// with the collecting evaluator's, which reaches schemas and keywords through strong references only.
 ///
 /// Under `-strict-memory-safety` every unsafe operation of the module is marked `unsafe`, and
 /// all of them are here; `@safe` states that the type's uses are safe given the invariant.

@@ -1,17 +1,23 @@
 // The defects the example adapter can plant: each one a switch in its own implementation of the
-// rules (FlowApp.swift), the kind of mistake an app team makes at a rule's edge.
+// rules (FlowApp.swift), the kind of mistake an app team makes at a rule's edge, or in its
+// submission code (Submission.swift), the kind of mistake an app makes when the network fails.
 
-/// One plantable defect: its `--break` name, the field it breaks, the boundary class of the
-/// catalogue that exposes it, and what it does.
+/// One plantable defect: its `--break` name, the field it breaks (`submission` for the submission
+/// code), the boundary class of the catalogue that exposes it (for a submission defect: the short
+/// id of the property of the submission contracts it breaks), and what it does.
 struct Defect: Sendable {
     let name: String
     let field: String
     let boundaryClass: String
     let summary: String
 
-    /// Every defect, by field. `petspot-example-adapter --list-defects` prints them as
-    /// `name<TAB>field<TAB>class<TAB>summary`; the runner's tests and `bench` read that list.
-    static let all: [Defect] = [
+    /// Every defect: the flow's, then the submission's. `petspot-example-adapter --list-defects`
+    /// prints them as `name<TAB>field<TAB>class<TAB>summary`; the runner's tests and `bench` read
+    /// that list.
+    static let all: [Defect] = flow + submission
+
+    /// The defects of the report flows (protocol version 1 finds them), by field.
+    static let flow: [Defect] = [
         Defect(name: "chip-keeps-16", field: "chipNumber", boundaryClass: "limit + 1", summary: "keeps 16 digits"),
         Defect(name: "chip-keeps-14", field: "chipNumber", boundaryClass: "limit", summary: "keeps only 14 digits"),
         Defect(name: "chip-unicode-digits", field: "chipNumber", boundaryClass: "look-alike", summary: "keeps any decimal digit (Arabic-Indic, fullwidth)"),
@@ -74,5 +80,30 @@ struct Defect: Sendable {
         Defect(name: "leak-caregiver-phone", field: "caregiverPhone", boundaryClass: "member", summary: "sends the iOS-only caregiver phone"),
         Defect(name: "drop-email", field: "email", boundaryClass: "member", summary: "leaves the email out of the payload"),
         Defect(name: "empty-breed", field: "breed", boundaryClass: "empty", summary: "sends \"breed\": \"\" when no breed was typed"),
+    ]
+
+    /// The defects of the submission code (protocol version 2 finds them), field `submission`,
+    /// class the short id of the property that catches them (docs: "Submission under faults").
+    static let submission: [Defect] = [
+        Defect(name: "submit-success-despite-upload-failure", field: "submission", boundaryClass: "leaves-flow",
+               summary: "answers submitted once the create answered 201, whatever the upload's outcome"),
+        Defect(name: "submit-timeout-says-went-wrong", field: "submission", boundaryClass: "alert",
+               summary: "a time-out shows \"Something went wrong. Please try again later.\""),
+        Defect(name: "submit-server-error-says-no-connection", field: "submission", boundaryClass: "alert",
+               summary: "a 5xx answer shows \"No connection. Please check your network and try again.\""),
+        Defect(name: "submit-cancel-clears-optional", field: "submission", boundaryClass: "inputs-kept",
+               summary: "Cancel clears the optional texts (petName, breed, description, reward) and the microchip: the next attempt sends a smaller report"),
+        Defect(name: "submit-retry-drops-microchip", field: "submission", boundaryClass: "inputs-kept",
+               summary: "Try Again leaves the microchip out of the payload (to dodge a 409)"),
+        Defect(name: "submit-retry-stale-password", field: "submission", boundaryClass: "gets-through",
+               summary: "Try Again uploads to the new announcement with the first attempt's password (403 every time)"),
+        Defect(name: "submit-upload-to-first-id", field: "submission", boundaryClass: "leaves-flow",
+               summary: "Try Again uploads the photo to the first attempt's announcement (its id and password), not the new one"),
+        Defect(name: "submit-double-create", field: "submission", boundaryClass: "one-announcement",
+               summary: "every attempt sends the create twice (a double tap not debounced) and uploads to the second"),
+        Defect(name: "submit-upload-answer-needs-body", field: "submission", boundaryClass: "gets-through",
+               summary: "takes the upload's 201 {} for a failure (expects a photoUrl in it): an alert after a successful upload"),
+        Defect(name: "submit-shows-first-password", field: "submission", boundaryClass: "leaves-flow",
+               summary: "after a retry, the submitted answer shows the first attempt's managementPassword"),
     ]
 }

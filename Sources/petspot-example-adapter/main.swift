@@ -1,15 +1,25 @@
-// petspot-example-adapter: an app's report flows behind the flow adapter protocol (version 1).
+// petspot-example-adapter: an app's report flows and its submission behind the flow adapter
+// protocol (sut-protocol.md, versions 1 and 2).
 //
 // Reads one question per line on standard input, answers one line per question on standard
 // output (flushed), exits 0 when standard input closes. See docs/ADAPTERS.md for the protocol and
-// how an iOS team writes the same program around its own flow code.
+// how an iOS team writes the same program around its own flow code and submission service.
+//
+// Version 1 questions get the payload the app would POST. Version 2 questions (`op` submit,
+// tryAgain, cancel) run the app's own submission code (Submission.swift): the create and the
+// photo upload over URLSession to the question's `baseURL`, with its `requestTimeout`, the photo
+// read from `photoPath`; the answer is submitted (with the management password), an alert (its
+// message), cancelled, or blocked as in version 1. Reports are kept by the id of their submit
+// question until the end. `--submission-rule spec|later` picks what Try Again repeats after a
+// partial failure: both requests (spec, the default) or only the upload (later).
 //
 // The flows are this program's own implementation of report-flows.md (FlowApp.swift), written
 // independently of the reference model's rule code, so that `check --sut` compares two
 // implementations as it does with an app. `--break MODE[,MODE...]` (repeatable, or
 // PETSPOT_ADAPTER_BREAK="MODE MODE") plants defects in it: the app defects of Defects.swift
-// (`--list-defects` prints them: name, field, boundary class, what it does) and these protocol
-// breaks:
+// (`--list-defects` prints them: name, field, boundary class, what it does; the submission
+// defects have the field `submission` and the short id of the property they break as class) and
+// these protocol breaks:
 //   crash-on-id N         exit 70 instead of answering question N
 //   slow                  sleep 30 s before every answer
 //   garbage               answer a line that is not JSON
@@ -35,9 +45,13 @@ struct Breaks {
 
     static var usage: String {
         """
-        usage: petspot-example-adapter [--break MODE[,MODE...]]... [--list-defects]
-        MODE: an app defect (--list-defects prints them) or \(protocolModes.joined(separator: " | "))
-        (or set PETSPOT_ADAPTER_BREAK="MODE MODE ...")
+        usage: petspot-example-adapter [--break MODE[,MODE...]]... [--submission-rule spec|later] [--list-defects]
+        Answers the flow adapter protocol (sut-protocol.md, versions 1 and 2) on standard input and output.
+        MODE: an app defect (--list-defects prints them; the submission defects have the field "submission")
+              or \(protocolModes.joined(separator: " | "))
+              (or set PETSPOT_ADAPTER_BREAK="MODE MODE ...")
+        --submission-rule spec   (default) Try Again repeats the create and the upload
+        --submission-rule later  after a create answered 201 and its upload failed, Try Again retries only the upload
         """
     }
 
@@ -77,9 +91,11 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func parseArguments() -> Breaks {
+/// The `--break` switches and the `--submission-rule` of the command line.
+func parseArguments() -> (breaks: Breaks, rule: SubmissionRule) {
     var arguments = Array(CommandLine.arguments.dropFirst())
     var breaks = Breaks()
+    var rule = SubmissionRule.spec
     if arguments.contains("--help") || arguments.contains("-h") {
         print(Breaks.usage)
         exit(0)
@@ -104,18 +120,68 @@ func parseArguments() -> Breaks {
             try breaks.add(taken)
             arguments.removeSubrange(index..<end)
         }
+        if let index = arguments.firstIndex(of: "--submission-rule") {
+            guard index + 1 < arguments.count, let named = SubmissionRule(rawValue: arguments[index + 1]) else {
+                throw UsageError("--submission-rule needs spec or later")
+            }
+            rule = named
+            arguments.removeSubrange(index...(index + 1))
+        }
     } catch {
         fail("\(error.message)\n\(Breaks.usage)")
     }
     if let stray = arguments.first { fail("unexpected argument '\(stray)'\n\(Breaks.usage)") }
-    return breaks
+    return (breaks, rule)
 }
 
-/// The question on `line`, or the reason it is not one.
-func decode(_ line: String) -> Question {
+/// A question of either protocol version, decoded.
+enum Request {
+    /// Version 1: the payload the app would POST.
+    case payload(Question)
+    /// Version 2 `submit`: fill the flow, then run the submission against `service`.
+    case submit(Question, service: SubmissionService, photoPath: String)
+    /// Version 2 `tryAgain` on report `report` (the id of its submit question).
+    case tryAgain(id: Int, report: Int)
+    /// Version 2 `cancel` on report `report`.
+    case cancel(id: Int, report: Int)
+
+    var id: Int {
+        switch self {
+        case .payload(let question), .submit(let question, _, _): question.id
+        case .tryAgain(let id, _), .cancel(let id, _): id
+        }
+    }
+}
+
+/// The request on `line`; a line that is not one ends the program with the reason.
+func decode(_ line: String) -> (version: Int, request: Request) {
     guard let value = try? JSONValue.parse(line), case .object(let object) = value else { fail("question is not a JSON object") }
-    guard object["v"] == .number(JSONNumber(1)) else { fail("unsupported protocol version \(object["v"]?.serialized() ?? "(none)")") }
+    guard let version = object["v"]?.numberValue?.intValue, version == 1 || version == 2 else {
+        fail("unsupported protocol version \(object["v"]?.serialized() ?? "(none)")")
+    }
     guard let id = object["id"]?.numberValue?.intValue else { fail("question has no integer id") }
+    if version == 1 { return (1, .payload(decodeReport(object, id: id))) }
+    switch object["op"]?.stringValue {
+    case "submit":
+        let question = decodeReport(object, id: id)
+        guard let text = object["baseURL"]?.stringValue, let baseURL = URL(string: text),
+              baseURL.scheme == "http" || baseURL.scheme == "https", baseURL.host != nil
+        else { fail("question \(id): baseURL is not an http URL") }
+        guard let timeout = object["requestTimeout"]?.numberValue.flatMap({ Double($0.description) }), timeout.isFinite, timeout > 0 else {
+            fail("question \(id): requestTimeout is not a number of seconds above 0")
+        }
+        guard let photoPath = object["photoPath"]?.stringValue, !photoPath.isEmpty else { fail("question \(id): photoPath is not a path") }
+        return (2, .submit(question, service: SubmissionService(baseURL: baseURL, requestTimeout: timeout), photoPath: photoPath))
+    case let op? where op == "tryAgain" || op == "cancel":
+        guard let report = object["report"]?.numberValue?.intValue else { fail("question \(id): report is not the id of a submit question") }
+        return (2, op == "tryAgain" ? .tryAgain(id: id, report: report) : .cancel(id: id, report: report))
+    default:
+        fail("question \(id): op must be \"submit\", \"tryAgain\" or \"cancel\"")
+    }
+}
+
+/// The report of a version 1 question or a version 2 submit: flow, context and inputs.
+func decodeReport(_ object: JSONObject, id: Int) -> Question {
     guard let flow = object["flow"]?.stringValue, flow == "missing" || flow == "found" else {
         fail("question \(id): flow must be \"missing\" or \"found\"")
     }
@@ -137,30 +203,64 @@ func parseInstant(_ text: String) -> Date? {
     (try? wholeSeconds.parse(text)) ?? (try? fractionalSeconds.parse(text))
 }
 
+func unknownReport(_ id: Int, _ report: Int) -> String {
+    "question \(id): report \(report) is not the id of a submit question that reached the submission"
+}
+
 /// The answer line for one question.
-func answer(to line: String, breaks: Breaks, app: FlowApp) -> String {
-    let question = decode(line)
-    if breaks.crashOnId == question.id { exit(70) }
-    if breaks.slow { Thread.sleep(forTimeInterval: 30) }
+@MainActor
+func answer(to line: String, breaks: Breaks, app: FlowApp, screens: ReportScreens) async -> String {
+    let (version, request) = decode(line)
+    if breaks.crashOnId == request.id { exit(70) }
+    if breaks.slow { try? await Task.sleep(for: .seconds(30)) }
     if breaks.garbage { return "this is not JSON {" }
-    var members: [(String, JSONValue)] = [("v", 1), ("id", .number(JSONNumber(breaks.wrongId ? question.id + 1 : question.id)))]
-    switch app.answer(question) {
-    case .submitted(let payload):
-        members.append(("outcome", "submitted"))
-        members.append(("payload", .object(payload)))
-    case .blocked(let step, let fields):
+    var members: [(String, JSONValue)] = [("v", .number(JSONNumber(version))), ("id", .number(JSONNumber(breaks.wrongId ? request.id + 1 : request.id)))]
+    func blocked(_ step: String, _ fields: [String]) {
         members.append(("outcome", "blocked"))
         members.append(("step", .string(step)))
         members.append(("fields", .array((breaks.shuffleFields ? fields.reversed() : fields).map { .string($0) })))
     }
+    let outcome: SubmissionAnswer
+    switch request {
+    case .payload(let question):
+        switch app.answer(question) {
+        case .submitted(let payload):
+            members.append(("outcome", "submitted"))
+            members.append(("payload", .object(payload)))
+        case .blocked(let step, let fields):
+            blocked(step, fields)
+        }
+        return JSONValue.object(JSONObject(members)).serialized()
+    case .submit(let question, let service, let photoPath):
+        outcome = await screens.submit(question, service: service, photoPath: photoPath)
+    case .tryAgain(let id, let report):
+        guard let answered = await screens.tryAgain(report: report) else { fail(unknownReport(id, report)) }
+        outcome = answered
+    case .cancel(let id, let report):
+        guard let answered = screens.cancel(report: report) else { fail(unknownReport(id, report)) }
+        outcome = answered
+    }
+    switch outcome {
+    case .blocked(let step, let fields):
+        blocked(step, fields)
+    case .submitted(let password):
+        members.append(("outcome", "submitted"))
+        members.append(("managementPassword", .string(password)))
+    case .alert(let message):
+        members.append(("outcome", "alert"))
+        members.append(("message", .string(message)))
+    case .cancelled:
+        members.append(("outcome", "cancelled"))
+    }
     return JSONValue.object(JSONObject(members)).serialized()
 }
 
-let breaks = parseArguments()
+let (breaks, rule) = parseArguments()
 let app = FlowApp(defects: breaks.defects)
+let screens = ReportScreens(app: app, rule: rule)
 while let line = readLine(strippingNewline: true) {
     if line.isEmpty { continue }
-    let reply = answer(to: line, breaks: breaks, app: app)
+    let reply = await answer(to: line, breaks: breaks, app: app, screens: screens)
     if breaks.silent { continue }
     if breaks.noFlush {
         print(reply)

@@ -23,6 +23,7 @@ struct SourceRulesTests {
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
         "Sources/PetSpotHTTP/RawHTTPConnection.swift", "Sources/PetSpotRunner/Contracts/SocketHTTPClient.swift",
         "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/CLI/RunnerOutput.swift",
+        "Sources/PetSpotRunner/Submission/FaultProxy.swift",
     ]
 
     static let rules: [Rule] = [

@@ -1,3 +1,4 @@
+import PetSpotConcurrency
 import Testing
 @testable import PetSpotHTTP
 
@@ -92,5 +93,51 @@ struct HTTPRequestParserTests {
         #expect(failure("GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 100) + "\r\n\r\n", limits: small)?.status == 431)
         #expect(failure("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n123456789\r\n0\r\n\r\n", limits: small)?.status == 413)
         #expect(failure("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n123456789", limits: small)?.status == 413)
+    }
+
+    @Test("a body over the hook's limit: the request comes at once, flagged and bodiless, and nothing after it is parsed")
+    func bodyLimitHook() throws {
+        let limit: @Sendable (HTTPRequest) -> Int? = { head in head.path == "/ten" ? 10 : nil }
+        func requests(_ chunks: [String]) -> [Result<HTTPRequest, HTTPParseError>] {
+            var parser = HTTPRequestParser(limits: HTTPParserLimits(), bodyLimit: limit)
+            var results: [Result<HTTPRequest, HTTPParseError>] = []
+            for chunk in chunks {
+                parser.append(Array(chunk.utf8))
+                loop: while true {
+                    switch parser.nextRequest() {
+                    case .incomplete: break loop
+                    case .request(let request): results.append(.success(request))
+                    case .failure(let error): results.append(.failure(error))
+                    }
+                }
+            }
+            return results
+        }
+        let next = "GET /next HTTP/1.1\r\nHost: h\r\n\r\n"
+        // Announced over the limit: handed over from the head; the body and the pipelined request are ignored.
+        let announced = requests(["POST /ten HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", "12345678901" + next, next])
+        #expect(announced.count == 1)
+        let flagged = try #require(try? announced.first?.get())
+        #expect(flagged.isBodyOverLimit && flagged.body.isEmpty && flagged.path == "/ten")
+        // At the limit: read as usual, and the next request follows.
+        let within = requests(["POST /ten HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n1234567890" + next])
+        #expect(within.compactMap { try? $0.get() }.map { "\($0.path) \($0.body.count) \($0.isBodyOverLimit)" }
+                == ["/ten 10 false", "/next 0 false"])
+        // Chunked: flagged once the running count passes the limit, before the last chunk.
+        let chunked = requests(["POST /ten HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n123456\r\n", "5\r\n"])
+        #expect(chunked.count == 1 && (try? chunked[0].get().isBodyOverLimit) == true)
+        // Bodies up to the minimum are read without asking the hook.
+        let asked = Locked(0)
+        var sparing = HTTPRequestParser(limits: HTTPParserLimits(), bodyLimit: { _ in asked.withLock { $0 += 1 }; return 10 },
+                                        minimumBodyLimit: 10)
+        sparing.append(Array("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n1234567890".utf8))
+        if case .request(let request) = sparing.nextRequest() { #expect(request.body.count == 10) } else { Issue.record("not read") }
+        #expect(asked.withLock { $0 } == 0)
+        sparing.append(Array("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n".utf8))
+        if case .request(let request) = sparing.nextRequest() { #expect(request.isBodyOverLimit) } else { Issue.record("not flagged") }
+        #expect(asked.withLock { $0 } == 1)
+        // No limit from the hook: the parser's own limit answers 413, as before.
+        let other = requests(["POST /other HTTP/1.1\r\nHost: h\r\nContent-Length: 999999999\r\n\r\n"])
+        if case .failure(let error)? = other.last { #expect(error.status == 413) } else { Issue.record("not refused: \(other)") }
     }
 }

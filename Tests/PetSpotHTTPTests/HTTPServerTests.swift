@@ -48,12 +48,11 @@ struct HTTPServerTests {
         let (server, port) = try makeEchoServer(HTTPServer.Configuration(requestTimeout: 0.5, idleTimeout: 5))
         defer { server.stop() }
         let connection = try RawHTTPConnection(port: port, timeout: 5)
-        let start = Date()
         try connection.write(Array("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc".utf8))
         // Keep trickling bytes of the header of nothing: the deadline counts from the first byte.
+        // The 408 is the request timeout's answer (the idle timeout would close without one).
         let response = try connection.readResponse()
         #expect(response?.status == 408)
-        #expect(Date().timeIntervalSince(start) < 3)
         #expect(try connection.isClosedByPeer(waitSeconds: 2))
         // An idle connection (no bytes at all) is closed after the idle timeout.
         let (idleServer, idlePort) = try makeEchoServer(HTTPServer.Configuration(requestTimeout: 5, idleTimeout: 0.3))

@@ -14,11 +14,9 @@ private let reportFlowsDoc: String? = {
 
 @Suite("Found flow copy")
 struct FoundFlowCopyTests {
-    @Test(
-        "every string appears verbatim in report-flows.md",
-        .enabled(if: reportFlowsDoc != nil, "skipped: report-flows.md not found in ../shared/docs or PETSPOT_DOCS_DIR"))
+    @Test("every string appears verbatim in report-flows.md")
     func copyMatchesDoc() throws {
-        let doc = try #require(reportFlowsDoc)
+        guard let doc = reportFlowsDoc else { return sharedDataMissing("report-flows.md not found in ../shared/docs or PETSPOT_DOCS_DIR") }
         // The doc wraps lines; compare with whitespace runs collapsed.
         let flat = doc.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for (name, text) in FoundFlowCopy.english.allStrings {
@@ -34,4 +32,14 @@ struct FoundFlowCopyTests {
         #expect(copy.contactInfo.body.contains("\u{2019}"))
         #expect(copy.allStrings.count == 29)
     }
+}
+
+/// Shared data a test needs (beside the clone in `../shared`, or where its variable points) was
+/// not found: a warning locally ("passed ... with N warnings" closes the run), a failure in CI
+/// (`CI=true`, as `.ci/run` and CI services set it), so no run passes silently without it.
+func sharedDataMissing(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    Issue.record(
+        Comment(rawValue: "shared data missing: \(what); " + (inCI ? "CI=true requires it" : "this test checked nothing")),
+        severity: inCI ? .error : .warning, sourceLocation: sourceLocation)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 @testable import PetSpotPropertyEngine
 import Testing
 
@@ -174,16 +175,22 @@ struct StopSignalTests {
     func stopFromAnotherThread() throws {
         let signal = StopSignal()
         var configuration = configuration
-        // At a millisecond each, these cases take at least two seconds; the stop comes at 50 ms.
         configuration.cases = 2000
         configuration.stopSignal = signal
+        // The 20th case waits until another thread has stopped the run; the run must end right
+        // after it. Judged by the cases run, not by a clock a loaded machine can stretch.
+        let evaluated = Locked(0)
         let thread = Thread {
-            Thread.sleep(forTimeInterval: 0.05)
+            while evaluated.withLock({ $0 }) < 20 { usleep(1_000) }
             signal.stop()
         }
-        let start = ContinuousClock.now
         thread.start()
         let result = Property("slow", Gen.int(in: 0...9)) { _ in
+            let count = evaluated.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 20 { while !signal.isStopped { usleep(1_000) } }
             Thread.sleep(forTimeInterval: 0.001)
             return true
         }.check(configuration)
@@ -191,7 +198,7 @@ struct StopSignalTests {
             Issue.record("expected a stopped run, got \(result.report)")
             return
         }
-        #expect(stop.cases < 2000 && ContinuousClock.now - start < .seconds(10))
+        #expect(stop.cases >= 19 && stop.cases <= 21, "stopped after \(stop.cases) cases")
         #expect(signal.isStopped)
     }
 }

@@ -290,18 +290,51 @@ struct RunReproductionTests {
         let port = try server.start()
         defer { server.stop() }
         let result = await runTool([
-            "run", "--base-url", "http://127.0.0.1:\(port)", "--cases", "0", "--admin-token", MockBackend.defaultAdminToken, "--no-progress",
+            "run", "--base-url", "http://127.0.0.1:\(port)", "--profile", "production", "--cases", "0", "--admin-token",
+            MockBackend.defaultAdminToken, "--no-progress",
         ])
         #expect(result.status == 1)
-        #expect(result.out.contains("hint: the run expected the production profile"))
+        #expect(result.out.contains("note: hint: the run expected the production profile"))
         #expect(result.out.contains("rerun with --profile strict"))
         #expect(!result.out.contains(MockBackend.defaultAdminToken))
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.last?.hasPrefix("FAILED: ") == true, "the verdict closes the output, after the hint: \(lines.suffix(3))")
         let strict = await runTool([
             "run", "--base-url", "http://127.0.0.1:\(port)", "--profile", "strict", "--cases", "0", "--admin-token",
             MockBackend.defaultAdminToken, "--no-progress",
         ])
         #expect(strict.status == 0, "\(strict.out.suffix(2000))")
         #expect(!strict.out.contains("hint:"))
+    }
+
+    /// `mock` defaults to strict and a real backend is production: without `--profile`, `run`
+    /// tells which from one request before the first contract, says so in its first line, and
+    /// keeps it in the replay line.
+    @Test("run without --profile detects the target's profile before the first contract", arguments: BackendProfile.allCases)
+    func detectsProfile(profile: BackendProfile) async throws {
+        let backend = MockBackend(profile: profile, clock: serverClockAhead)
+        let counting = CountingTransport(base: InProcessTransport(backend: backend))
+        let result = try await runThrough(counting, ["--cases", "2", "--seed", "5", "--admin-token", MockBackend.defaultAdminToken])
+        #expect(result.status == .success, "\(result.out.suffix(3000))")
+        let first = result.out.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("profile \(profile.rawValue) (detected: POST /api/v1/announcements {} answered 400 MISSING_VALUE"), "\(first)")
+        #expect(result.report["replay"]?.stringValue?.hasSuffix("--profile \(profile.rawValue)") == true)
+        #expect(!result.out.contains("hint:"))
+        #expect(backend.storedAnnouncementCount == 0, "the probe creates nothing")
+    }
+
+    @Test("an answer to the profile probe that neither profile words is read as production, and said so")
+    func undetectedProfile() async throws {
+        let strict = MockBackend(profile: .strict, clock: serverClockAhead)
+        let rewording = BrokenBackendTransport(base: InProcessTransport(backend: strict)) { request, response in
+            guard request.body == Data(RunCommand.profileProbeBody.utf8) else { return response }
+            var changed = response
+            changed.body = Data(#"{"error":{"code":"BAD","message":"nope"}}"#.utf8)
+            return changed
+        }
+        let result = try await runThrough(rewording, ["--cases", "0", "--seed", "5"])
+        let first = result.out.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("profile production (detected: POST /api/v1/announcements {} answered 400 BAD \"nope\", neither profile's wording"), "\(first)")
     }
 
     @Test("a backend without production's known defects passes them with a notice to update the catalog")

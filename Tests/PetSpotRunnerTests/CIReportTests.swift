@@ -30,6 +30,21 @@ struct CIReportTests {
         #expect(ContractReport.junitClassName(command: "run", group: "a.b/c (x/y.json)") == "run: a-b-c")
     }
 
+    /// Every flow case is checked against every contract at once: the exploration's time is
+    /// the coverage contract's and a contract's own is its causes' shrinking, so no time is
+    /// counted twice (each row used to show the whole exploration's).
+    @Test("check's flow-answer rows carry times that add up to no more than the run's", .timeLimit(.minutes(3)))
+    func flowAnswerTimes() async throws {
+        let run = try await ReportRuns.failingAdapter.value
+        let report = try run.json()
+        let flows = try #require(report["groups"]?.arrayValue?.first { $0["name"] == "flow answers" })
+        let times = (flows["contracts"]?.arrayValue ?? []).compactMap { $0["durationSeconds"]?.numberValue?.doubleValue }
+        let total = try #require(report["durationSeconds"]?.numberValue?.doubleValue)
+        #expect(times.count >= 5)
+        #expect(times.reduce(0, +) <= total, "\(times) add up to more than the run's \(total) s")
+        #expect(times.filter { $0 > 0 }.count >= 2, "the exploration and the shrinking of the failing contract: \(times)")
+    }
+
     @Test("run's JUnit testcases carry real times that add up to their suite's", .timeLimit(.minutes(3)))
     func runTimes() async throws {
         let run = try await ReportRuns.hostileRun.value
@@ -84,7 +99,7 @@ struct CIReportTests {
         return result
     }
 
-    @Test("--github-annotations prints one ::error per failure kept, escaped, after the report", .timeLimit(.minutes(3)))
+    @Test("--github-annotations prints one ::error per failure kept, escaped, after the report and before the verdict", .timeLimit(.minutes(3)))
     func annotationsInOutput() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let lines = run.out.split(separator: "\n").map(String.init)
@@ -102,8 +117,9 @@ struct CIReportTests {
         for title in titles { #expect(annotations.contains { $0.hasPrefix("::error title=\(title)::") }, "\(title)") }
         #expect(titles.contains { $0.contains("%2C") }, "a contract name with a comma, escaped")
         let firstAnnotation = try #require(lines.firstIndex { $0.hasPrefix("::error ") })
-        let summary = try #require(lines.firstIndex { $0.hasPrefix("FAILED:") })
-        #expect(summary < firstAnnotation, "annotations come after the console report")
+        let lastFailure = try #require(lines.lastIndex { $0.hasPrefix("FAILURE ") })
+        #expect(lastFailure < firstAnnotation, "annotations come after the console report")
+        #expect(lines.last?.hasPrefix("FAILED:") == true, "the verdict closes the output, after the annotations")
         for line in annotations {
             let title = try #require(line.split(separator: "::", maxSplits: 2).first)
             #expect(title.hasPrefix("error title=["))
@@ -117,7 +133,8 @@ struct CIReportTests {
         #expect(ContractReport.escapedData("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b")
         #expect(ContractReport.escapedProperty("[g] a: b, c%\n") == "[g] a%3A b%2C c%25%0A")
         let line = ContractReport.workflowCommand("error", title: "t::x", message: "m\n::warning::injected")
-        #expect(line == "::error title=t%3A%3Ax::m%0A::warning::injected")
+        // `::` in a title or message is shown escaped too (WorkflowCommands), whatever GitHub unescapes.
+        #expect(line == "::error title=t%3A\\u{3A}x::m%0A:\\u{3A}warning:\\u{3A}injected")
         #expect(line.split(separator: "\n").count == 1, "a message cannot start a second command on its own line")
         let long = ContractReport.workflowCommand("error", title: "t", message: "start" + String(repeating: "a", count: 10_000) + "end")
         #expect(long.count <= ContractReport.maxAnnotationCharacters + 20)
@@ -141,7 +158,9 @@ struct CIReportTests {
         try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output)
         let lines = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(lines.count == 2, "one ::error for the failure, one ::warning for the leftover")
-        #expect(output.standardOutput.hasPrefix(report.consoleText), "after the console report")
+        let body = report.consoleBody(quiet: false).joined(separator: "\n")
+        #expect(output.standardOutput.hasPrefix(body), "after the console report")
+        #expect(output.standardOutput.hasSuffix(report.verdictLine + "\n"), "and before the verdict, the last line")
         #expect(lines.first?.hasPrefix("::error title=[negatives <&>] age \"zero\" & more::") == true)
         #expect(lines.last?.hasPrefix("::warning title=left on target%3A announcement abc::") == true)
         #expect(!output.standardOutput.contains("super-secret-admin-token"))

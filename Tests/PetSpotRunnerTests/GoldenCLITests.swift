@@ -27,9 +27,13 @@ struct GoldenCLITests {
     /// the coverage contract for lack of time.
     static let budget = ["--budget", "600"]
 
+    /// Without the submission scenarios: their faults hold answers past the app's time-out, so
+    /// on a loaded machine the same seed gives other request counts and findings (1633 instead
+    /// of 1781 answers seen, another microchip number); SubmissionFaultTests check them.
     @Test("check against the reference model passes (seed 42, the default case count, with the in-process mock)")
     func passingCheck() async throws {
-        let run = try await GoldenRun.tool(["check", "--seed", "42", "--no-progress"] + Self.budget)
+        // The submission under faults has its own tests: its ids and times would change on every run.
+        let run = try await GoldenRun.tool(["check", "--seed", "42", "--no-progress", "--submission-scenarios", "0"] + Self.budget)
         GoldenFiles.verify(run, as: "passing-check")
     }
 
@@ -173,14 +177,20 @@ struct GoldenRun {
 enum GoldenNormalizer {
     /// Patterns and their templates, applied in order after the literal replacements.
     private static let patterns: [(NSRegularExpression, String)] = [
-        // The summary line's wall-clock time: `..., in 3.622 s`.
-        (#", in [0-9]+(\.[0-9]+)? s$"#, ", in <seconds> s"),
+        // The summary line's wall-clock time: `..., in 3.622 s` (before any findings' count).
+        (#", in [0-9]+(?:\.[0-9]+)? s(;|$)"#, ", in <seconds> s$1"),
         // JSON report: the run's, each group's and each contract's duration; the start time.
         (#""durationSeconds": [0-9.eE+-]+"#, #""durationSeconds": <seconds>"#),
         (#""startedAt": "[^"]*""#, #""startedAt": "<timestamp>""#),
         // JUnit: durations and start times of the suites and test cases.
         (#" time="[^"]*""#, #" time="<seconds>""#),
         (#" timestamp="[^"]*""#, #" timestamp="<timestamp>""#),
+        // Microchip numbers of the submission scenarios (a random 9-digit prefix of their own, and
+        // a counter), and how long an app waited before giving up on a held answer.
+        (#"(microchip(?: number)? |microchipNumber\\?"\s*:\s*\\?")[0-9]{9}([0-9]{6})\b"#, "$1<chip-prefix>$2"),
+        (#"gave up after [0-9]+(\.[0-9]+)? s"#, "gave up after <seconds> s"),
+        // Ports picked at random on loopback (the fault proxy's); port 9, the runs' fixed target, stays.
+        (#"127\.0\.0\.1:[0-9]{2,5}\b"#, "127.0.0.1:<port>"),
     ].map { pattern, template in
         // The patterns are literals of this file: a bad one is a programming error.
         (try! NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]), template)

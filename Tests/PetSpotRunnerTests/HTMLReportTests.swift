@@ -93,6 +93,21 @@ struct HTMLReportTests {
         #expect(html.contains("<div class=\"replay\"><code>petspot-contracts check --seed 42</code>"))
     }
 
+    @Test("a count of failures is red only above zero")
+    func redTilesOnlyForFailures() {
+        let failing = ReportTests.sampleReport()
+        #expect(failing.htmlDocument.contains("<div class=\"card failed\"><span class=\"value\">1</span><span class=\"label\">failed</span></div>"))
+        var passing = failing
+        passing.groups = passing.groups.map { group in
+            var group = group
+            group.contracts = group.contracts.filter { $0.status != .failed }
+            return group
+        }
+        let html = passing.htmlDocument
+        #expect(!html.contains("card failed"), "a 0 failed tile is not red")
+        #expect(html.contains("<div class=\"card total\"><span class=\"value\">0</span><span class=\"label\">failed</span></div>"))
+    }
+
     @Test(
         "in a real browser: every failure, the diff and the chart are there, and a hostile body runs nothing",
         .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(3)))
@@ -119,6 +134,9 @@ struct HTMLReportTests {
             return total + Set(contracts.compactMap { $0["status"]?.stringValue }).count
         }
         #expect(bars == nonEmpty, "one bar per status present in each group")
+        for name in groups.compactMap({ $0["name"]?.stringValue }) {
+            #expect(dom.contains("\">\(name)<title>"), "the chart shows the group name whole: \(name)")
+        }
         #expect(dom.contains("<span class=\"line removed\">"))
         #expect(dom.contains("<span class=\"line added\">"))
         #expect(dom.contains("left on target: announcement"))

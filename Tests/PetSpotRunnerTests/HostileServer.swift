@@ -42,6 +42,9 @@ final class HostileServer: Sendable {
         case proxy
         /// The mock's answer, then the request's credentials echoed in its body (see ``echo(_:into:)``).
         case echo
+        /// The mock's answer with ``HostileText`` (workflow commands) added: a member of a JSON
+        /// answer, and the whole body of a 500 to a details GET (so that a contract fails on it).
+        case inject
         /// A redirect to `location`.
         case redirect(status: Int, location: String)
         /// `bytes` bytes of JSON-looking text: with `Content-Length`, chunked, or up to the close.
@@ -54,6 +57,10 @@ final class HostileServer: Sendable {
         case delayed(seconds: Double)
         /// A TCP reset instead of an answer.
         case reset
+        /// The mock's answer, changed by `change` (e.g. a create's id replaced by a hostile one).
+        case rewritten(@Sendable (inout HTTPResponse) -> Void)
+        /// No answer at all: the connection stays open, silent, until the server stops.
+        case silent
     }
 
     /// How a streamed body is delimited.
@@ -74,6 +81,11 @@ final class HostileServer: Sendable {
         var created: [String] = []
         var deleted: Set<String> = []
         var stopped = false
+        /// Trickles and streams under way.
+        var sending = 0
+        /// Every trickle and stream that ended: which, body bytes sent, and whether it ended
+        /// because the client left.
+        var endings: [(stream: Bool, bytes: Int, clientLeft: Bool)] = []
     }
 
     private let state = Locked(State())
@@ -116,6 +128,21 @@ final class HostileServer: Sendable {
 
     /// Every request received so far.
     var requests: [Received] { state.withLock { $0.requests } }
+
+    /// Every trickle that ended, once none is under way (waiting up to `seconds` for the last
+    /// ones to notice their client left): body bytes sent, and whether the client left first.
+    func endedTrickles(waitingUpTo seconds: Double = 60) -> [(bytes: Int, clientLeft: Bool)] {
+        endings(waitingUpTo: seconds).filter { !$0.stream }.map { ($0.bytes, $0.clientLeft) }
+    }
+
+    /// Every stream (``Behaviour/stream(bytes:framing:)``) that ended, as ``endedTrickles(waitingUpTo:)``.
+    func endedStreams(waitingUpTo seconds: Double = 60) -> [(bytes: Int, clientLeft: Bool)] {
+        endings(waitingUpTo: seconds).filter(\.stream).map { ($0.bytes, $0.clientLeft) }
+    }
+
+    private func endings(waitingUpTo seconds: Double) -> [(stream: Bool, bytes: Int, clientLeft: Bool)] {
+        state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.sending == 0 }) { state, _ in state.endings }
+    }
 
     /// Every management password the mock handed out through this server.
     var passwords: [String] { state.withLock { $0.passwords } }
@@ -163,6 +190,10 @@ final class HostileServer: Sendable {
             var response = proxied(request)
             Self.echo(request, into: &response)
             send(client, response.serialized(closing: true))
+        case .inject:
+            var response = proxied(request)
+            Self.inject(request, into: &response)
+            send(client, response.serialized(closing: true))
         case .redirect(let status, let location):
             send(client, Array("HTTP/1.1 \(status) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
         case .stream(let bytes, let framing):
@@ -171,15 +202,36 @@ final class HostileServer: Sendable {
             let body = GzipBomb.body
             send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
         case .trickle(let interval, let count):
-            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else { return }
+            var sent = 0, clientLeft = false
+            state.withLock { $0.sending += 1 }
+            defer {
+                state.withLock { state in
+                    state.sending -= 1
+                    state.endings.append((false, sent, clientLeft))
+                }
+            }
+            guard send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(count + 1)\r\n\r\n".utf8)) else {
+                clientLeft = true
+                return
+            }
             for _ in 0..<count {
                 if stopped { return }
                 Thread.sleep(forTimeInterval: interval)
-                guard send(client, [UInt8(ascii: " ")]) else { return }
+                guard send(client, [UInt8(ascii: " ")]) else {
+                    clientLeft = true
+                    return
+                }
+                sent += 1
             }
         case .delayed(let seconds):
             Thread.sleep(forTimeInterval: seconds)
             send(client, proxied(request).serialized(closing: true))
+        case .rewritten(let change):
+            var response = proxied(request)
+            change(&response)
+            send(client, response.serialized(closing: true))
+        case .silent:
+            while !stopped { usleep(20_000) }
         case .reset:
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
@@ -204,9 +256,24 @@ final class HostileServer: Sendable {
         return response
     }
 
+    /// Adds ``HostileText`` to `response`: a `note` member of a JSON object answer, and the body
+    /// of a 500 (as text) to a details GET.
+    static func inject(_ request: Received, into response: inout HTTPResponse) {
+        if request.method == "GET", request.target.hasPrefix("/api/v1/announcements/") {
+            response.status = 500
+            response.headers.set("Content-Type", "text/plain")
+            response.body = Array(("error\n" + HostileText.text + "\n").utf8)
+            return
+        }
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return }
+        object["note"] = HostileText.text
+        response.body = Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+    }
+
     /// Puts the request's credentials into `response`'s body, in every form a careless server
     /// might echo them: the raw headers as JSON members and as text lines, a decoded Basic
-    /// credential, the values percent-encoded, a query string, and the request body. A 204
+    /// credential, the values percent-encoded, a query string, the request body, and every form
+    /// of ``SecretForms`` of the credential and of the decoded pair (`encoded`). A 204
     /// becomes a 200 so that it has a body; a 2xx to a photo upload becomes a 401, so that the
     /// contract fails and the echo is reported.
     static func echo(_ request: Received, into response: inout HTTPResponse) {
@@ -225,6 +292,12 @@ final class HostileServer: Sendable {
             echo["urlencoded"] = encoded
             echo["query"] = "/echo?authorization=\(encoded)&raw=\(authorization)&x=1"
             echo["text"] = lines.joined(separator: "\r\n")
+            var values = [authorization]
+            if let decoded = echo["decoded"] as? String { values.append(decoded) }
+            if parts.count == 2 { values.append(String(parts[1])) }
+            let forms = values.flatMap { value in SecretForms.forms(of: value).map { "\($0.name): \($0.text)" } }
+            echo["encoded"] = forms
+            lines += forms
         }
         echo["body"] = String(decoding: request.body.prefix(4000), as: UTF8.self)
         var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
@@ -250,15 +323,31 @@ final class HostileServer: Sendable {
         case .chunked: head += "Transfer-Encoding: chunked\r\n"
         case .close: head += "Connection: close\r\n"
         }
-        guard send(client, Array((head + "\r\n").utf8)) else { return }
+        var sent = 0, clientLeft = false
+        state.withLock { $0.sending += 1 }
+        defer {
+            state.withLock { state in
+                state.sending -= 1
+                state.endings.append((true, sent, clientLeft))
+            }
+        }
+        guard send(client, Array((head + "\r\n").utf8)) else {
+            clientLeft = true
+            return
+        }
         let chunk = [UInt8](repeating: UInt8(ascii: "["), count: 65_536)
         let chunkHead = Array("10000\r\n".utf8), crlf = Array("\r\n".utf8)
-        var sent = 0
         while sent < bytes && !stopped {
             if framing == .chunked {
-                guard send(client, chunkHead + chunk + crlf) else { return }
+                guard send(client, chunkHead + chunk + crlf) else {
+                    clientLeft = true
+                    return
+                }
             } else {
-                guard send(client, chunk) else { return }
+                guard send(client, chunk) else {
+                    clientLeft = true
+                    return
+                }
             }
             sent += chunk.count
         }

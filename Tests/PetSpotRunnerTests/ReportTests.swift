@@ -128,7 +128,7 @@ struct ReportTests {
         #expect(cases.last?.elements(forName: "skipped").count == 1)
     }
 
-    @Test("the console report shows the summary, then each failure in full")
+    @Test("the console report shows the group summaries, each failure in full, then the verdict as its last line")
     func console() {
         let text = Self.sampleReport().consoleText
         #expect(text.contains("PASS  status by flow"))
@@ -137,8 +137,32 @@ struct ReportTests {
         #expect(text.contains("shrunk input:   {\"flow\":\"missing\"}"))
         #expect(text.contains("seed: 42"))
         #expect(text.contains("left on target: announcement abc"))
-        let summaryIndex = text.range(of: "FAILED:")?.lowerBound
+        let groupIndex = text.range(of: "PASS  status by flow")?.lowerBound
         let failureIndex = text.range(of: "FAILURE 1")?.lowerBound
-        #expect(summaryIndex != nil && failureIndex != nil && summaryIndex! < failureIndex!)
+        #expect(groupIndex != nil && failureIndex != nil && groupIndex! < failureIndex!)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last?.hasPrefix("FAILED: ") == true, "the verdict is the last line: \(lines.suffix(2))")
+        #expect(lines.filter { $0.hasPrefix("FAILED: ") || $0.hasPrefix("OK: ") }.count == 1)
+    }
+
+    @Test("--quiet keeps only the failures, what was left on the target, and the verdict as the last line")
+    func quietConsole() {
+        let report = Self.sampleReport()
+        let text = report.consoleText(quiet: true)
+        #expect(!text.contains("PASS"))
+        #expect(!text.contains("note:"))
+        #expect(!text.contains("petspot-contracts check: target"))
+        #expect(text.contains("FAILURE 1: [negatives <&>] age \"zero\" & more"))
+        #expect(text.contains("left on target: announcement abc"))
+        #expect(text.split(separator: "\n").last.map(String.init) == report.verdictLine)
+        var passing = report
+        passing.groups = passing.groups.map { group in
+            var group = group
+            group.contracts = group.contracts.filter { $0.status != .failed }
+            return group
+        }
+        passing.leftovers = []
+        #expect(passing.consoleText(quiet: true) == passing.verdictLine, "a passing quiet run prints one line")
+        #expect(passing.verdictLine.hasPrefix("OK: "))
     }
 }

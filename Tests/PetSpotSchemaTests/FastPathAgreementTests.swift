@@ -4,8 +4,8 @@ import PetSpotPropertyTesting
 import PetSpotSchema
 import Testing
 
-/// The fast path (`validity(of:)`: fused leaves, unretained references, automata) against the
-/// collecting evaluator (`validate(_:)`, which uses none of them), on generated instances of a
+/// The fast path (`validity(of:)`: each keyword's `isValid`, automata) against the collecting
+/// evaluator (`validate(_:)`: each keyword's `validate`), on generated instances of a
 /// payload-shaped schema: they never disagree on valid versus invalid. Debug builds also make
 /// this comparison inside every `validity(of:)` call; this test makes it in release builds too.
 @Suite("Fast path agrees with the safe path")

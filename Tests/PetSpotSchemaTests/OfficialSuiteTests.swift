@@ -84,10 +84,13 @@ enum OfficialSuite {
 
 @Suite("Official JSON Schema Test Suite, draft 2020-12")
 struct OfficialSuiteTests {
-    // Skipped (and reported as skipped by Swift Testing) when the suite is not checked out beside
-    // the package and JSON_SCHEMA_TEST_SUITE does not point at it.
-    @Test("every required case passes (1,299 of 1,299)", .enabled(if: OfficialSuite.isPresent, "JSON-Schema-Test-Suite not found: set JSON_SCHEMA_TEST_SUITE or check it out at ../shared/jsonschema-test-suite"))
+    static let missing = "JSON-Schema-Test-Suite not found: set JSON_SCHEMA_TEST_SUITE or check it out at ../shared/jsonschema-test-suite"
+
+    // Without the suite (not checked out beside the package, JSON_SCHEMA_TEST_SUITE not pointing
+    // at it) each test warns, and fails in CI.
+    @Test("every required case passes (1,299 of 1,299)")
     func requiredCasesPass() throws {
+        guard OfficialSuite.isPresent else { return sharedDataMissing(Self.missing) }
         let registry = try OfficialSuite.remotesRegistry()
         var passed = 0
         var failures: [String] = []
@@ -103,8 +106,9 @@ struct OfficialSuiteTests {
         #expect(passed == 1_299)
     }
 
-    @Test("optional cases, reported per file", .enabled(if: OfficialSuite.isPresent, "JSON-Schema-Test-Suite not found: set JSON_SCHEMA_TEST_SUITE or check it out at ../shared/jsonschema-test-suite"))
+    @Test("optional cases, reported per file")
     func optionalCasesReport() throws {
+        guard OfficialSuite.isPresent else { return sharedDataMissing(Self.missing) }
         let registry = try OfficialSuite.remotesRegistry()
         var passed = 0
         var total = 0
@@ -127,4 +131,14 @@ struct OfficialSuiteTests {
 
     /// The optional cases passing when this floor was set; raise it when more pass.
     static let optionalFloor = 818
+}
+
+/// Shared data a test needs (beside the clone in `../shared`, or where its variable points) was
+/// not found: a warning locally ("passed ... with N warnings" closes the run), a failure in CI
+/// (`CI=true`, as `.ci/run` and CI services set it), so no run passes silently without it.
+func sharedDataMissing(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    Issue.record(
+        Comment(rawValue: "shared data missing: \(what); " + (inCI ? "CI=true requires it" : "this test checked nothing")),
+        severity: inCI ? .error : .warning, sourceLocation: sourceLocation)
 }

@@ -50,7 +50,10 @@ public final class AdapterOracle: FlowOracle, Sendable {
         var restarts = 0
         var starts = 0
         var answered = 0
-        var firstFailure: AdapterProtocolError?
+        /// Answer lines received, well-formed or not.
+        var lines = 0
+        /// Set when the adapter never answered: every later question fails at once.
+        var setupFailure: AdapterSetupFailure?
     }
 
     private let state = Locked(State())
@@ -93,25 +96,121 @@ public final class AdapterOracle: FlowOracle, Sendable {
     }
 
     private func ask(_ question: String, id: Int, state: inout State) -> FlowExchange {
-        if state.restarts > Self.maxRestarts {
-            return FlowExchange(question: question, id: id, result: .failure(.gaveUp(restarts: Self.maxRestarts)), answerLine: nil)
+        let line: String
+        switch askLine(question, state: &state) {
+        case .failure(let error): return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
+        case .success(let answered): line = answered
         }
         do {
-            let running = try startedProcess(&state)
-            let line = try running.ask(question, timeout: timeout)
-            do {
-                let answer = try AdapterAnswer(line: line, expectedId: id)
-                state.answered += 1
-                return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
-            } catch {
-                discardProcess(&state)
-                if state.firstFailure == nil { state.firstFailure = error }
-                return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
-            }
+            let answer = try AdapterAnswer(line: line, expectedId: id)
+            state.answered += 1
+            return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
         } catch {
-            if state.firstFailure == nil { state.firstFailure = error }
             discardProcess(&state)
-            return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
+            return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
+        }
+    }
+
+    /// Writes `question` and reads one answer line, starting (or restarting) the adapter as
+    /// needed; a failure discards the process, so the next question starts a fresh one.
+    ///
+    /// Until the adapter has written its first line, a failure may be a setup mistake
+    /// (``setupFailure``): it could not start, it timed out, the shell could not find or run
+    /// the command (exit 126 or 127), or a second start also ended without a line; and an
+    /// adapter seen waiting for more input without answering (``IdleWatch``) is asked to finish
+    /// by closing its input, which tells an unflushed answer from none at all.
+    private func askLine(_ question: String, state: inout State) -> Result<String, AdapterProtocolError> {
+        if let failure = state.setupFailure { return .failure(protocolError(failure)) }
+        if state.restarts > Self.maxRestarts { return .failure(.gaveUp(restarts: Self.maxRestarts)) }
+        let firstAnswer = state.lines == 0
+        do {
+            let running = try startedProcess(&state)
+            guard let line = try running.ask(question, timeout: timeout, returningWhenIdle: firstAnswer) else {
+                let (late, ending) = running.closeInputAndWait(seconds: 1)
+                let reason: AdapterSetupFailure.Reason
+                if let late {
+                    reason = .answersOnlyAtEndOfInput(line: late)
+                } else if case .crashed(let signal)? = ending {
+                    reason = .neverAnswers(status: 128 + signal)
+                } else if case .exited(let status)? = ending {
+                    reason = .neverAnswers(status: status)
+                } else {
+                    reason = .neverAnswers(status: nil)
+                }
+                return .failure(failSetup(reason, process: running, state: &state))
+            }
+            state.lines += 1
+            return .success(line)
+        } catch {
+            if firstAnswer, let reason = Self.setupReason(error, starts: state.starts) {
+                return .failure(failSetup(reason, process: state.process, state: &state))
+            }
+            discardProcess(&state)
+            return .failure(error)
+        }
+    }
+
+    /// The setup failure `error` shows when no line ever came, or `nil` while another start is
+    /// worth trying (an exit or a crash may be this question's; a second one is not).
+    private static func setupReason(_ error: AdapterProtocolError, starts: Int) -> AdapterSetupFailure.Reason? {
+        switch error {
+        case .cannotStart(let why): .cannotStart(why)
+        case .timedOut(let seconds): .timedOut(seconds: seconds)
+        case .exited(let status) where status == 126 || status == 127 || starts >= 2: .exited(status: status, starts: starts)
+        case .crashed(let signal) where starts >= 2: .crashed(signal: signal, starts: starts)
+        default: nil
+        }
+    }
+
+    /// Records `reason` as the adapter's setup failure (with its standard error), stops it, and
+    /// returns the protocol error the question fails with.
+    private func failSetup(_ reason: AdapterSetupFailure.Reason, process: AdapterProcess?, state: inout State) -> AdapterProtocolError {
+        process?.stop(graceSeconds: 0.05)
+        let failure = AdapterSetupFailure(command: command, reason: reason, standardError: process?.standardErrorHead(waitingUpTo: 0.5) ?? [])
+        state.setupFailure = failure
+        state.process = nil
+        return protocolError(failure)
+    }
+
+    /// The protocol error a question fails with once the adapter counts as not set up.
+    private func protocolError(_ failure: AdapterSetupFailure) -> AdapterProtocolError {
+        switch failure.reason {
+        case .cannotStart(let why): .cannotStart(why)
+        case .exited(let status, _): .exited(status: status)
+        case .crashed(let signal, _): .crashed(signal: signal)
+        case .timedOut(let seconds): .timedOut(seconds: seconds)
+        case .answersOnlyAtEndOfInput, .neverAnswers: .timedOut(seconds: timeout)
+        }
+    }
+
+    /// Why the adapter never answered a question, once that is known: the run should stop
+    /// with a configuration error (exit 2) rather than report contracts.
+    package var setupFailure: AdapterSetupFailure? { state.withLock { $0.setupFailure } }
+
+    /// Asks one question of protocol version 2 (a report's `submit`, `tryAgain` or `cancel`),
+    /// made by `question` from its id, and decodes the answer with `decode` (given the line and
+    /// the id). Ids continue the oracle's sequence; failures follow the same restart policy.
+    /// - Returns: the question line, the answer line if any, and the decoded answer or why there
+    ///   is none.
+    package func askSubmission<Answer>(
+        _ question: (Int) -> JSONValue, decode: (String, Int) throws(AdapterProtocolError) -> Answer
+    ) -> (question: String, answerLine: String?, answer: Result<Answer, AdapterProtocolError>) {
+        state.withLock { state in
+            let id = state.nextId
+            state.nextId += 1
+            let text = question(id).serialized()
+            switch askLine(text, state: &state) {
+            case .failure(let error): return (text, nil, .failure(error))
+            case .success(let line):
+                do throws(AdapterProtocolError) {
+                    let answer = try decode(line, id)
+                    state.answered += 1
+                    return (text, line, .success(answer))
+                } catch {
+                    discardProcess(&state)
+                    return (text, line, .failure(error))
+                }
+            }
         }
     }
 
@@ -123,17 +222,6 @@ public final class AdapterOracle: FlowOracle, Sendable {
         let started = try AdapterProcess(command: command, relayError: relayError)
         state.process = started
         return started
-    }
-
-    /// When no question was ever answered and the first attempt ended with exit status 126 or
-    /// 127 (the shell could not find or run the command): that status.
-    var commandNotRunnable: Int32? {
-        state.withLock { state in
-            guard state.answered == 0, case .exited(let status)? = state.firstFailure, let status, status == 126 || status == 127 else {
-                return nil
-            }
-            return status
-        }
     }
 
     private func discardProcess(_ state: inout State) {

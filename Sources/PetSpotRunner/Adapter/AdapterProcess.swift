@@ -49,7 +49,12 @@ final class AdapterProcess: Sendable {
         var stopped = false
         /// The adapter's standard error reached its end and every line of it was relayed.
         var errorsRelayed = false
+        /// The first lines of its standard error, escaped (for a setup error's paragraph).
+        var errorHead: [String] = []
     }
+
+    /// Lines of standard error kept for ``standardErrorHead``.
+    static let keptErrorLines = 8
 
     /// The adapter's pid, which is also its process group id.
     let pid: pid_t
@@ -107,7 +112,12 @@ final class AdapterProcess: Sendable {
         let output = outputPipe.read, errors = errorPipe.read, state = self.state
         Self.startThread("petspot-adapter-reader") { Self.readAnswers(output, into: state) }
         Self.startThread("petspot-adapter-stderr") {
-            Self.relayErrors(errors, to: relayError)
+            Self.relayErrors(errors) { line in
+                state.withLock { state in
+                    if state.errorHead.count < Self.keptErrorLines { state.errorHead.append(String(line.dropFirst("adapter: ".count))) }
+                }
+                relayError(line)
+            }
             state.withLock { $0.errorsRelayed = true }
         }
         Self.startThread("petspot-adapter-waiter") { Self.waitForExit(pid, into: state) }
@@ -166,6 +176,13 @@ final class AdapterProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // Nothing else of ours reaches the adapter: a descriptor it inherited (another pipe of
+        // the runner's process, a socket, a file) would stay open as long as the adapter lives.
+        // Darwin closes them with POSIX_SPAWN_CLOEXEC_DEFAULT; elsewhere each one open now is
+        // closed in the child (one that is closed by then is skipped: EBADF is not an error).
+        #if !canImport(Darwin)
+        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -176,7 +193,12 @@ final class AdapterProcess: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #if canImport(Darwin)
+        let closesOthers = POSIX_SPAWN_CLOEXEC_DEFAULT
+        #else
+        let closesOthers: Int32 = 0
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closesOthers))
         let words: [String] = ["/bin/sh", "-c", command]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
@@ -185,6 +207,11 @@ final class AdapterProcess: Sendable {
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environment + [nil])
         guard status == 0 else { return .failure(.cannotStart("posix_spawn /bin/sh: \(String(cString: strerror(status)))")) }
         return .success(pid)
+    }
+
+    /// The descriptors open in this process, from `/proc/self/fd` (empty where it cannot be read).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
     }
 
     // MARK: Threads
@@ -224,7 +251,8 @@ final class AdapterProcess: Sendable {
     }
 
     /// Relays the adapter's standard error to ours line by line, each line escaped and cut at
-    /// ``DisplayText/maxBytes`` (its full length stated), at most ``maxRelayedErrorBytes`` in all.
+    /// ``DisplayText/maxBytes`` (its full length stated), workflow commands made inert
+    /// (``WorkflowCommands/visible(_:)``), at most ``maxRelayedErrorBytes`` in all.
     private static func relayErrors(_ descriptor: Int32, to writeLine: (String) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var line: [UInt8] = []
@@ -244,7 +272,7 @@ final class AdapterProcess: Sendable {
             }
             let text = DisplayText.sanitized(String(decoding: line, as: UTF8.self), fullLength: lineLength)
             relayed += text.utf8.count
-            writeLine("adapter: \(text)")
+            writeLine("adapter: \(WorkflowCommands.visible(text))")
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -298,14 +326,33 @@ final class AdapterProcess: Sendable {
     ///   seconds without a line, ``AdapterProtocolError/malformedAnswer(_:)`` for a line longer
     ///   than ``maxLineBytes``.
     func ask(_ question: String, timeout: Double) throws(AdapterProtocolError) -> String {
+        // Without idle detection the answer is a line or an error, never `nil`.
+        guard let line = try ask(question, timeout: timeout, returningWhenIdle: false) else { throw .timedOut(seconds: timeout) }
+        return line
+    }
+
+    /// ``ask(_:timeout:)``, and with `returningWhenIdle` `nil` as soon as the adapter is seen
+    /// waiting for more input without having answered (``IdleWatch``): it read the question,
+    /// used no CPU time for a while, and is blocked reading its standard input again. That is an
+    /// adapter whose answer sits in an unflushed buffer, or one that never answers; the caller
+    /// finds out which by closing its input (``closeInputAndWait(seconds:)``).
+    func ask(_ question: String, timeout: Double, returningWhenIdle: Bool) throws(AdapterProtocolError) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         try send(Array((question + "\n").utf8), deadline: deadline, timeout: timeout)
-        let outcome = state.withLock(
-            waitingUntil: deadline, for: { !$0.lines.isEmpty || $0.outputClosed || $0.overlong || $0.waitStatus != nil }
-        ) { state, _ -> Result<String, AdapterProtocolError>? in
-            if state.overlong { return .failure(.malformedAnswer("an answer line is longer than \(Self.maxLineBytes) bytes")) }
-            if !state.lines.isEmpty { return .success(state.lines.removeFirst()) }
-            return nil
+        var watch = returningWhenIdle ? IdleWatch(group: pid, input: input) : nil
+        var outcome: Result<String, AdapterProtocolError>?
+        while true {
+            let slice = watch == nil ? deadline : min(deadline, Date(timeIntervalSinceNow: IdleWatch.interval))
+            outcome = state.withLock(
+                waitingUntil: slice, for: { !$0.lines.isEmpty || $0.outputClosed || $0.overlong || $0.waitStatus != nil }
+            ) { state, ready -> Result<String, AdapterProtocolError>? in
+                if state.overlong { return .failure(.malformedAnswer("an answer line is longer than \(Self.maxLineBytes) bytes")) }
+                if !state.lines.isEmpty { return .success(state.lines.removeFirst()) }
+                return nil
+            }
+            if outcome != nil || Date() >= deadline { break }
+            if state.withLock({ $0.outputClosed || $0.waitStatus != nil }) { break }
+            if watch?.observeIdle() == true { return nil }
         }
         if let outcome { return try outcome.get() }
         // Gone or silent: give the reader a moment for a line written just before an exit.
@@ -397,6 +444,30 @@ final class AdapterProcess: Sendable {
             return state.inputOpen
         }
         if open { Self.closeAll([input]) }
+    }
+
+    /// Closes the adapter's input and waits up to `seconds` for an answer line or its exit:
+    /// the line it wrote (an adapter that buffers its output flushes it when it exits), and how
+    /// it ended, if it did.
+    func closeInputAndWait(seconds: Double) -> (line: String?, ending: AdapterProtocolError?) {
+        closeInput()
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        let line = state.withLock(waitingUntil: deadline, for: { !$0.lines.isEmpty || $0.waitStatus != nil }) { state, _ in
+            state.lines.isEmpty ? nil : state.lines.removeFirst()
+        }
+        // An exit flushes the buffer first: give the reader a moment for that line.
+        let late = line ?? state.withLock(
+            waitingUntil: min(deadline, Date(timeIntervalSinceNow: 0.2)), for: { !$0.lines.isEmpty || $0.outputClosed }
+        ) { state, _ in state.lines.isEmpty ? nil : state.lines.removeFirst() }
+        return (late, ending(waitingUpTo: 0))
+    }
+
+    /// The first lines (at most ``keptErrorLines``) the adapter wrote on its standard error,
+    /// escaped; waits up to `seconds` for the rest of it once the adapter has exited.
+    func standardErrorHead(waitingUpTo seconds: Double) -> [String] {
+        state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.errorsRelayed || $0.waitStatus == nil }) { state, _ in
+            state.errorHead
+        }
     }
 
     /// Whether the adapter process is still running.

@@ -276,7 +276,21 @@ extension FlowAnswerChecks {
                 found.append((FailureCause(contract: sameAsReferenceContract, fields: fields, kind: kind), message))
             }
         }
-        return found
+        // A date failure names the latest date the rule allowed at the case's clock.
+        return found.map { cause, message in
+            cause.fields.contains(ReportField.lastSeenDate.name) ? (cause, message + " (" + latestAllowedDateNote(flowCase.context) + ")") : (cause, message)
+        }
+    }
+
+    /// The latest date a report may carry at `context`'s clock, as the rule computes it: `the
+    /// latest allowed date is 2026-11-21, the earlier of the user's today (2026-11-22 in
+    /// Pacific/Kiritimati) and today in UTC (2026-11-21)`.
+    package static func latestAllowedDateNote(_ context: ReportContext) -> String {
+        let latest = ReportDateRule.latestAllowedDate(now: context.now, timeZone: context.timeZone)
+        let local = CalendarDate.today(in: context.timeZone, now: context.now)
+        let utc = CalendarDate.today(in: TimeZone(secondsFromGMT: 0)!, now: context.now)
+        return "the latest allowed date is \(latest), the earlier of the user's today (\(local) in \(context.timeZone.identifier)) "
+            + "and today in UTC (\(utc))"
     }
 
     /// The field a payload key carries (`microchipNumber` is `chipNumber`), else the key.

@@ -21,9 +21,20 @@ struct CheckCommand: RunnerCommand {
     static let budget = Option.seconds(
         "--budget", default: 60, in: 0.1...86_400, help: "Seconds the flow cases may take; coverage not met by then fails the run.",
         replay: .whenGiven)
-    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Distinct causes of failure shrunk and printed.")
+    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Causes of failure shrunk and printed in full (one offending character in several fields is one cause); the rest are listed.")
     static let shrinkSeconds = Option.seconds(
-        "--shrink-seconds", default: 5, in: 0...3600, help: "Time the shrinker may spend on one cause of failure.")
+        "--shrink-seconds", default: 5, in: 0...3600,
+        help: "Time the shrinker may spend on one cause of failure (or one submission scenario's finding).")
+    static let submissionScenarios = Option.int(
+        "--submission-scenarios", default: SubmissionSettings.defaults.scenarios, in: 0...100_000,
+        help: "Reports submitted through the faulty network by the app's own submission code (0: none).", replay: .whenGiven)
+    static let submissionRule = Option<SubmissionRule>.choice(
+        "--submission-rule", value: "RULE", default: SubmissionSettings.defaults.rule,
+        help: "The Try Again rule the reference model follows: spec (report-flows.md: both requests again) or later (the later iteration's: only the failed upload).",
+        replay: .whenGiven)
+    static let submissionTimeout = Option.seconds(
+        "--submission-timeout", default: SubmissionSettings.defaults.requestTimeout, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
+        replay: .whenGiven)
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
     static let spec = CommandSpec(
@@ -35,11 +46,15 @@ struct CheckCommand: RunnerCommand {
             through the reference model or, with --sut, through an app's flow adapter (see docs/ADAPTERS.md), checks \
             every answer (schema, status by flow, nothing extra, same as the reference model), until every boundary of \
             the catalogue has reached its rule (coverage, judged statistically) or the --budget is spent. Every distinct \
-            cause of failure (contract, fields, kind of difference) is shrunk and printed once, up to --max-failures. \
+            cause of failure (contract, fields, kind of difference; one offending character in several fields is one \
+            cause) is shrunk and printed once, up to --max-failures, and every other cause is listed. An adapter that \
+            never answers a question (cannot start, exits at once, never flushes) is a setup error: exit 2 and one \
+            paragraph, no report. \
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
-        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds] + ReportOutputs.options + [noMock, CommonOptions.noProgress],
+        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout]
+            + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
             "petspot-contracts check --cases 1000 --seed 42 --junit build/contracts.xml",
@@ -57,6 +72,8 @@ struct CheckCommand: RunnerCommand {
     let outputs: ReportOutputs
     let showsProgress: Bool
     let usesMock: Bool
+    /// How the app's own submission is driven through the faulty network.
+    let submission: SubmissionSettings
     let arguments: [String]
     /// The command line that replays this run.
     let replayCommand: String
@@ -73,6 +90,9 @@ struct CheckCommand: RunnerCommand {
         outputs = try ReportOutputs(options)
         showsProgress = !options[CommonOptions.noProgress]
         usesMock = !options[Self.noMock]
+        submission = SubmissionSettings(
+            scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds])
         replayCommand = options.replayLine
         self.arguments = arguments
     }
@@ -94,13 +114,13 @@ struct CheckCommand: RunnerCommand {
         let stopSignal = StopSignal()
         interruption.onInterrupt { _ in stopSignal.stop() }
         if sut != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
-        output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)")
+        if !outputs.quiet { output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)") }
         let recorder = ContractRecorder()
         let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
         let flows = FlowTarget(
             oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,
-            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal)
+            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal, submission: submission)
         // Coverage decides the count: at most ten times --cases.
         let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
         let mock = usesMock

@@ -76,6 +76,9 @@ package struct Option<Value: Sendable>: CommandOption {
 
     /// The value when the option is absent from the command line.
     package func defaultValue(in context: OptionContext) throws(RunnerError) -> Value { try read([], context) }
+
+    /// The value read from `given` (the values given for it, in order), as the parser reads it.
+    package func resolveValue(_ given: [String], in context: OptionContext) throws(RunnerError) -> Value { try read(given, context) }
 }
 
 extension Option where Value == Int {

@@ -89,9 +89,14 @@ struct MockCommand: RunnerCommand {
             arrive within fixed deadlines counted from its first byte (--header-timeout for the header section, --request-timeout \
             for the whole request; sending slowly does not extend them; then 408). A connection with no request in progress is \
             closed after --idle-timeout. At --max-connections a new client takes the slot of the longest-idle connection, else of \
-            the slowest sender (answered 503); only when every connection has a request being handled is it answered 503. When the \
-            process runs out of file descriptors the mock closes an idle connection or pauses accepting (10-250 ms) and keeps \
-            serving; it raises its soft open-file limit to fit --max-connections when the hard limit allows.
+            the slowest sender (answered 503); only when every connection has a request being handled is it answered 503. The mock \
+            raises its soft open-file limit to fit --max-connections when the hard limit allows; under a lower limit it holds fewer \
+            connections (the limit less 16 descriptors and a few for clients waiting for a slot) and says so in one warning line on \
+            standard error. Should descriptors run out all the same, it closes an idle connection or the slowest sender, else pauses \
+            accepting (10-250 ms), and keeps serving. A body larger than the route reads (100 KB of JSON, the photo's multipart \
+            limit) is answered 413 as soon as its header section arrives, unread, and the connection closed. A client that does not \
+            read its answers gets at most 64 KiB queued unsent; then no more of its requests are read until it reads, and it is \
+            disconnected if an answer stays unsent for 10 s.
             """,
         options: [host, port, profile, sampleRows, faults, adminToken, defects, maxConnections, headerTimeout, requestTimeout, idleTimeout],
         examples: [

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotConcurrency
 
 /// The `petspot-contracts` command line: parses the command word and its flags, runs the
 /// command, and maps every outcome to an exit code.
@@ -143,6 +144,18 @@ package func runOnDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () ->
         }
         thread.stackSize = 16 * 1024 * 1024
         thread.start()
+    }
+}
+
+/// Runs async work from a thread that may block (a property's body, a proxy's connection thread),
+/// and waits for its result. Never call it from the cooperative pool: the task it starts needs a
+/// thread of that pool.
+package func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Locked<T?>(nil)
+    Task { let value = await body(); result.withLock { $0 = value } }
+    while true {
+        // A finite deadline: NSCondition cannot wait until `Date.distantFuture`.
+        if let value = result.withLock(waitingUntil: Date(timeIntervalSinceNow: 3600), for: { $0 != nil }, { value, _ in value }) { return value }
     }
 }
 

@@ -18,8 +18,11 @@ package struct ReportOutputs: Sendable {
         OptionSpec("--github-annotations", default: "on when GITHUB_ACTIONS=true", help: "Print each failure as a GitHub Actions ::error annotation after the report."),
         read: { given, context in !given.isEmpty || context.environment["GITHUB_ACTIONS"] == "true" })
 
+    /// `--quiet`.
+    static let quiet = Option.flag("--quiet", help: "Print only the failures and the verdict line (no summaries, coverage table or notes).")
+
     /// The options, for a command's ``CommandSpec``.
-    package static let options: [any CommandOption] = [json, junit, html, githubAnnotations]
+    package static let options: [any CommandOption] = [json, junit, html, githubAnnotations, quiet]
 
     /// Where the JSON report goes, if anywhere.
     package let jsonPath: String?
@@ -29,6 +32,8 @@ package struct ReportOutputs: Sendable {
     package let htmlPath: String?
     /// Whether failures are printed as workflow commands.
     package let githubAnnotations: Bool
+    /// Whether the console shows only the failures and the verdict (`--quiet`).
+    package let quiet: Bool
 
     /// The outputs asked for by `options`.
     /// - Throws: a usage error when two report flags name the same file.
@@ -37,6 +42,7 @@ package struct ReportOutputs: Sendable {
         junitPath = options[Self.junit]
         htmlPath = options[Self.html]
         githubAnnotations = options[Self.githubAnnotations]
+        quiet = options[Self.quiet]
         let named = [(Self.json.spec.name, jsonPath), (Self.junit.spec.name, junitPath), (Self.html.spec.name, htmlPath)]
             .compactMap { flag, path in path.map { (flag, URL(fileURLWithPath: $0).standardizedFileURL.path) } }
         for (index, first) in named.enumerated() {
@@ -48,16 +54,15 @@ package struct ReportOutputs: Sendable {
         }
     }
 
-    /// Prints the console report and writes the `--report-json` and `--junit` files
-    /// (``ContractReport/deliver(to:json:junit:)``), then prints the annotations and writes the
-    /// HTML report. Every output is attempted.
+    /// Prints the console report, the annotations and the verdict line (last), and writes the
+    /// `--report-json` and `--junit` files
+    /// (``ContractReport/deliver(to:json:junit:quiet:trailer:)``), then writes the HTML report.
+    /// Every output is attempted.
     /// - Throws: a configuration error naming each file that could not be written.
     package func deliver(_ report: ContractReport, to output: RunnerOutput) throws(RunnerError) {
         var problems: [String] = []
-        do { try report.deliver(to: output, json: jsonPath, junit: junitPath) } catch { problems.append(error.message) }
-        if githubAnnotations {
-            for line in report.githubAnnotations { output.line(line) }
-        }
+        let annotations = githubAnnotations ? report.githubAnnotations : []
+        do { try report.deliver(to: output, json: jsonPath, junit: junitPath, quiet: quiet, trailer: annotations) } catch { problems.append(error.message) }
         if let htmlPath {
             do { try report.writeHTML(to: htmlPath) } catch { problems.append(error.message) }
         }

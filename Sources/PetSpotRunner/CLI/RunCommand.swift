@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
+import PetSpotJSON
 import PetSpotPropertyEngine
 import PetSpotModel
 
@@ -34,22 +35,46 @@ struct RunCommand: RunnerCommand {
             return BaseURL(url: url, password: ParsedArguments.baseURLCredentials(text)?.password)
         }, words: { "--base-url \(shellQuoted($0.url.absoluteString))" })
     static let cases = Option.int("--cases", default: 20, in: 0...100_000, help: "Generated reports to submit.", replay: .always)
-    static let profile = Option<BackendProfile>.choice(
-        "--profile", value: "P", default: .production, help: "Expected behaviour: production, or strict (the project's mock).", replay: .always)
+    /// `--profile P`; when absent the profile is detected with one request before the first
+    /// contract (``detectProfile(_:)``), and written into the replay line.
+    static let profile = Option<BackendProfile?>(
+        OptionSpec(
+            "--profile", value: "P", default: "detected: strict when the target words errors as the project's strict mock, else production",
+            help: "Expected behaviour: production, or strict (the project's mock). One of: production, strict."),
+        replay: .whenGiven,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) -> BackendProfile? in
+            guard !given.isEmpty else { return nil }
+            return try Option<BackendProfile>.choice("--profile", value: "P", default: .production, help: "").resolveValue(given, in: context)
+        }, words: { $0.map { "--profile \($0.rawValue)" } })
     /// A token given with `--admin-token` is never printed: the replay line reads it from
     /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it; one from the environment is
-    /// read from it again (no flag).
+    /// read from it again (no flag). A token with a control character (a line break read from a
+    /// file) could never be sent in a header: a usage error (``checkedToken(_:from:_:)``).
     static let adminToken = Option<AdminToken?>(
         OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
         replay: .always,
         read: { (given: [String], context: OptionContext) throws(RunnerError) in
-            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) { return AdminToken(value: token, fromCommandLine: true) }
-            return context.environment[CurlReproduction.adminTokenVariable].flatMap { $0.isEmpty ? nil : AdminToken(value: $0, fromCommandLine: false) }
+            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) {
+                return AdminToken(value: try checkedToken(token, from: "--admin-token", context), fromCommandLine: true)
+            }
+            let variable = CurlReproduction.adminTokenVariable
+            guard let token = context.environment[variable], !token.isEmpty else { return nil }
+            return AdminToken(value: try checkedToken(token, from: "the \(variable) environment variable", context), fromCommandLine: false)
         }, words: { $0?.fromCommandLine == true ? "--admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : nil })
     static let concurrency = Option.int("--concurrency", value: "K", default: 4, in: 1...64, help: "Requests in flight at most.")
     static let maxRequests = Option.int(
         "--max-requests", value: "M", default: 2000, in: 1...10_000_000, help: "Request budget of the run (cleanup deletes excepted).")
     static let timeout = Option.seconds("--timeout", default: 10, in: 0.1...600, help: "Deadline of each request in seconds, connect to last byte.")
+    /// The run's own deadline. The default, 10 minutes, is far above what a default run takes
+    /// against a healthy staging server (about 500 requests: seconds, a minute at 0.5 s a request),
+    /// and far below CI job limits (GitHub Actions: 6 hours), so that the run, not the CI runner,
+    /// ends a run against a target that stopped answering: with its cleanup and its report.
+    static let deadline = Option.seconds(
+        "--deadline", default: 600, in: 1...86_400,
+        help: "Seconds the whole run may take; then no new request is sent, cleanup runs, the report is written (exit 1).")
+    static let maxTimeouts = Option.int(
+        "--max-timeouts", default: BackendTarget.defaultMaxConsecutiveTimeouts, in: 1...1_000,
+        help: "Requests timing out in a row that stop a contract group (its other contracts are skipped) or the cleanup.")
     static let maxResponseBytes = Option.int(
         "--max-response-bytes", value: "B", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024),
         defaultText: "\(RunnerHTTPTransport.defaultMaxResponseBytes) (4 MiB)", help: "Longest answer body read; a longer one fails its contract.")
@@ -63,16 +88,22 @@ struct RunCommand: RunnerCommand {
             with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
             deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
             each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
-            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token, \
-            and the mock's default profile is strict (pass --profile strict, or start it with --profile production). \
+            $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token. \
+            Without --profile, one request before the first contract (POST /api/v1/announcements with {}, which \
+            creates nothing) tells the profile: strict when the answer is worded as the project's strict mock words \
+            it (the mock's default), production otherwise; the first line says which, and the replay line keeps it. \
             Redirects: one to another origin is never followed (no credential leaves the target), a same-origin one \
             only for GET; the contract sees a redirect not followed as its answer, and the report notes every redirect. \
-            Answers longer than --max-response-bytes fail their contract (answers are never decompressed). \
+            Answers longer than --max-response-bytes fail their contract (answers are never decompressed); a failure \
+            keeps only the start of a long answer. --deadline bounds the whole run: then no new request is sent, cleanup \
+            runs and the report is written (exit 1). A group whose requests time out --max-timeouts times in a row \
+            stops (the breaker), its other contracts skipped. \
             SIGINT/SIGTERM: no new case starts, cleanup runs, the report so far is printed and written, exit 130/143 \
-            (a second signal exits at once). A run that checks fewer than half of its contracts (a small \
-            --max-requests) fails its "run coverage" contract: exit 1.
+            (a second signal exits at once, after printing the ids not yet deleted and writing them to --report-json). \
+            A run that checks fewer than half of its contracts (a small --max-requests) fails its "run coverage" \
+            contract: exit 1.
             """,
-        options: [baseURL, CommonOptions.seed, cases, profile, adminToken, concurrency, maxRequests, timeout, maxResponseBytes]
+        options: [baseURL, CommonOptions.seed, cases, profile, adminToken, concurrency, maxRequests, timeout, deadline, maxTimeouts, maxResponseBytes]
             + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
             "petspot-contracts run --base-url http://127.0.0.1:8080 --profile strict --admin-token petspot-admin-token",
@@ -85,10 +116,15 @@ struct RunCommand: RunnerCommand {
     let adminToken: String?
     /// Whether the admin token came from `--admin-token` (not from `PETSPOT_ADMIN_TOKEN`).
     let adminTokenFromCommandLine: Bool
-    let profile: BackendProfile
+    /// The profile given with `--profile`, or `nil`: detected when the run starts.
+    let profile: BackendProfile?
     let concurrency: Int
     let maxRequests: Int
     let timeout: Double
+    /// Seconds the whole run may take (`--deadline`).
+    let deadlineSeconds: Double
+    /// Requests timing out in a row that stop a group (`--max-timeouts`).
+    let maxTimeouts: Int
     /// The longest answer body read (`--max-response-bytes`).
     let maxResponseBytes: Int
     /// The password of a `--base-url` given with credentials (never sent; masked in every output).
@@ -117,11 +153,28 @@ struct RunCommand: RunnerCommand {
         concurrency = options[Self.concurrency]
         maxRequests = options[Self.maxRequests]
         timeout = options[Self.timeout]
+        deadlineSeconds = options[Self.deadline]
+        maxTimeouts = options[Self.maxTimeouts]
         maxResponseBytes = options[Self.maxResponseBytes]
         outputs = try ReportOutputs(options)
         showsProgress = !options[CommonOptions.noProgress]
         replayCommand = options.replayLine
         self.arguments = arguments
+    }
+
+    /// `token` when it can be sent in a header: a usage error naming `source` and the byte offset
+    /// of its first control character otherwise (the token itself is never printed).
+    static func checkedToken(_ token: String, from source: String, _ context: OptionContext) throws(RunnerError) -> String {
+        var offset = 0
+        for scalar in token.unicodeScalars {
+            if DisplayText.needsEscape(scalar) {
+                throw context.usage(
+                    "the admin token from \(source) contains the control character \(DisplayText.escape(scalar)) at byte offset \(offset) "
+                        + "(a line break read from a file?): it cannot be sent in an Authorization header; remove it")
+            }
+            offset += String(scalar).utf8.count
+        }
+        return token
     }
 
     /// For a token given with `--admin-token`: where the replay and curl lines take it from.
@@ -140,37 +193,90 @@ struct RunCommand: RunnerCommand {
         }
     }
 
-    /// Runs every contract through `transport` (tests pass an in-process or deliberately broken one).
+    /// Runs every contract through `transport` (tests pass an in-process or deliberately broken
+    /// one), until `deadline` (by default `--deadline` from now; tests may end it themselves).
     func execute(
-        transport base: any AnnouncementTransport, output: RunnerOutput, interruption: RunInterruption = RunInterruption()
+        transport base: any AnnouncementTransport, output: RunnerOutput, interruption: RunInterruption = RunInterruption(),
+        deadline given: RunDeadline? = nil
     ) async throws -> RunnerExitCode {
         let startedAt = Date()
-        output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue); replay: \(replayCommand)")
         let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
         let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
+        let deadline = given ?? RunDeadline(seconds: deadlineSeconds)
+        deadline.start(stopping: transport, output: output)
+        defer { deadline.cancel() }
+        // The profile: given, or told by one request before the first contract (and then
+        // written into the replay line, so that a replay expects the same).
+        var profileLine = "given with --profile"
+        let profile: BackendProfile
+        var replayCommand = self.replayCommand
+        if let given = self.profile {
+            profile = given
+        } else {
+            (profile, profileLine) = await Self.detectProfile(transport)
+            replayCommand += " --profile \(profile.rawValue)"
+        }
+        if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
             concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) },
-            baseURL: baseURL)
+            baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
             progress: progress, flows: nil, backend: backend)
+        // A second signal exits at once: it first lists what is not deleted, on standard error and
+        // in the JSON report.
+        let exitReport = SignalTrap.shared.register(.cleanup { [self] in
+            reportUndeletedOnExit(backend: backend, recorder: recorder, output: output, startedAt: startedAt)
+        })
+        defer { exitReport.end() }
         try await ContractRegistry.checkAll(session)
         progress.finish()
         let hint = backend.noteFindings(recorder: recorder)
         if let adminTokenNote { recorder.note(adminTokenNote) }
         recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
-        recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption)
+        recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption, replay: replayCommand, deadline: deadline)
+        // The profile hint is the last note: right above the verdict, after every failure.
+        if let hint { recorder.note("hint: " + hint) }
         let report = recorder.report(
             command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
-        // The profile hint closes the output, after the report (and before any error writing its files).
-        defer { if let hint { output.line("\nhint: " + hint) } }
         try outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
+    }
+
+    /// The body of the profile probe: an empty object, which every profile refuses (nothing is
+    /// created) and words differently: production's table says `Required`, the project's strict
+    /// mock `FIELD is required`.
+    static let profileProbeBody = "{}"
+
+    /// The target's profile, told by one create request with an empty object
+    /// (``profileProbeBody``) before the first contract, and the line that says how it was
+    /// told: strict when the answer is worded as the project's strict mock words it, production
+    /// otherwise (a real backend, the mock's production profile, or an answer that says neither).
+    static func detectProfile(_ transport: BudgetedTransport) async -> (BackendProfile, String) {
+        let request = TransportRequest(
+            method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
+            body: Data(profileProbeBody.utf8))
+        let answer: TransportResponse
+        do {
+            answer = try await transport.send(request)
+        } catch {
+            return (.production, "detected: no answer to the probe POST /api/v1/announcements {} (\(error.description)), so production; pass --profile to choose")
+        }
+        let error = (try? JSONValue.parse(answer.body))?["error"]
+        let message = error?["message"]?.stringValue ?? ""
+        let said = "\(answer.status) \(error?["code"]?.stringValue ?? "") \"\(DisplayText.sanitized(message, maxBytes: 80))\""
+        if answer.status == 400, message.hasSuffix(" is required"), message != "Required" {
+            return (.strict, "detected: POST /api/v1/announcements {} answered \(said), as the project's strict mock words it; pass --profile production to override")
+        }
+        if answer.status == 400, message == "Required" {
+            return (.production, "detected: POST /api/v1/announcements {} answered \(said), as production words it; pass --profile strict to override")
+        }
+        return (.production, "detected: POST /api/v1/announcements {} answered \(said), neither profile's wording, so production; pass --profile to choose")
     }
 
     /// `count` valid reports of either flow made at `now` (the server's clock judges their

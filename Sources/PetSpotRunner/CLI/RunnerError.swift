@@ -63,10 +63,11 @@ public struct RunnerError: Error, Sendable, Hashable, CustomStringConvertible {
     public let command: String?
 
     /// Creates an error of `kind` with a one-line `message` (line breaks become spaces, other
-    /// control characters are escaped, and it is cut after 2 KiB).
+    /// control characters are escaped, and it is cut after 2 KiB; `##[` and `::` are shown
+    /// escaped, see ``WorkflowCommands``).
     init(_ kind: Kind, _ message: String, command: String? = nil) {
         self.kind = kind
-        self.message = DisplayText.sanitized(message.replacingOccurrences(of: "\n", with: " "), maxBytes: 2048)
+        self.message = WorkflowCommands.visible(DisplayText.sanitized(message.replacingOccurrences(of: "\n", with: " "), maxBytes: 2048))
         self.command = command
     }
 

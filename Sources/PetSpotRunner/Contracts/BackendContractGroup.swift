@@ -22,9 +22,14 @@ import PetSpotModel
 ///
 /// What the ritual guarantees, whatever the group does:
 /// - every request is charged to the run's budget when it is sent (``GroupBackend/send(_:)``);
-///   past the budget (or once the run is interrupted) sending throws ``GroupStop/requestsRefused``,
-///   which ends the group, and every declared contract that no case reached is skipped with the
-///   reason;
+///   past the budget (or once the run is interrupted or past its deadline) sending throws
+///   ``GroupStop/requestsRefused``, which ends the group, and every declared contract that no case
+///   reached is skipped with the reason;
+/// - a group whose requests time out ``BackendTarget/maxConsecutiveTimeouts`` times in a row is
+///   stopped the same way (the breaker): a target that stopped answering costs a few timeouts per
+///   group, not one per request;
+/// - an id a target answered reaches a path only as a single path segment (``AnnouncementPath``,
+///   ``GroupBackend/create(_:)``, ``GroupBackend/path(of:answeredIn:by:failing:)``);
 /// - microchip numbers are unique to the run (``GroupBackend/microchip()``);
 /// - every announcement a create made is remembered from its answer, and every one a delete
 ///   removed, so cleanup deletes exactly what is left, whichever request created it;
@@ -66,7 +71,7 @@ extension BackendContractGroup {
         }
         if backend.wasRefused {
             for contract in session.recorder.uncheckedContracts(group: name) {
-                session.recorder.skip(group: name, contract: contract, reason: target.transport.stopReason ?? "request budget reached")
+                session.recorder.skip(group: name, contract: contract, reason: backend.stopReason)
             }
         }
     }
@@ -94,8 +99,10 @@ package struct GroupBackend: Sendable {
     package let target: BackendTarget
     /// The requests held for the current step, if any.
     private let hold: BudgetHold?
-    /// Set once the budget refused one of this group's requests.
+    /// Set once the budget refused one of this group's requests, or the breaker tripped.
     private let refusal: RefusalFlag
+    /// The group's consecutive timeouts.
+    private let breaker: TimeoutBreaker
 
     /// The backend of `group` in `session`.
     init(group: String, session: ContractSession, target: BackendTarget) {
@@ -104,6 +111,7 @@ package struct GroupBackend: Sendable {
         self.target = target
         hold = nil
         refusal = RefusalFlag()
+        breaker = TimeoutBreaker(limit: target.maxConsecutiveTimeouts)
     }
 
     private init(_ other: GroupBackend, hold: BudgetHold) {
@@ -111,6 +119,7 @@ package struct GroupBackend: Sendable {
         session = other.session
         target = other.target
         refusal = other.refusal
+        breaker = other.breaker
         self.hold = hold
     }
 
@@ -122,22 +131,42 @@ package struct GroupBackend: Sendable {
     package var concurrency: Int { target.concurrency }
     /// The captured contract.
     package var schemas: ContractSchemas { session.schemas }
-    /// Whether the budget refused a request of this group.
+    /// Whether the budget refused a request of this group, or its breaker tripped.
     var wasRefused: Bool { refusal.isSet }
+
+    /// Why the group sends no more requests: its breaker tripped, the run stopped granting
+    /// requests (an interruption, the deadline), or the budget was reached.
+    var stopReason: String {
+        if breaker.isTripped { return breaker.reason }
+        return target.transport.stopReason ?? "request budget reached"
+    }
 
     // MARK: Sending
 
-    /// Charges `request` to the budget and sends it.
+    /// Charges `request` to the budget and sends it. The answer's absence by timeout counts
+    /// toward the group's breaker: after ``BackendTarget/maxConsecutiveTimeouts`` in a row, the
+    /// group sends nothing more (noted once in the report).
     /// - Returns: the answer, or why there is none.
-    /// - Throws: ``GroupStop/requestsRefused`` when the budget refuses it (noted once in the report).
+    /// - Throws: ``GroupStop/requestsRefused`` when the budget refuses it (noted once in the
+    ///   report), or once the breaker tripped; nothing was sent then.
     package func send(_ request: TransportRequest) async throws(GroupStop) -> Result<TransportResponse, TransportError> {
+        if breaker.isTripped {
+            refusal.set()
+            throw .requestsRefused
+        }
+        let answer: Result<TransportResponse, TransportError>
         do {
-            return try await target.send(request, hold: hold)
+            answer = try await target.send(request, hold: hold)
         } catch {
             refusal.set()
             target.noteRefusal(recorder: session.recorder)
             throw .requestsRefused
         }
+        if breaker.trips(on: answer) {
+            refusal.set()
+            session.recorder.note("\(group): \(breaker.reason); its other contracts were skipped")
+        }
+        return answer
     }
 
     /// Sends `request` and returns it with its answer.
@@ -158,9 +187,10 @@ package struct GroupBackend: Sendable {
         return try await body(GroupBackend(self, hold: hold))
     }
 
-    /// A transport through this backend (charged, observed) for code that takes one, such as the
-    /// model's ``ReportSubmitter``; a refused request reaches that code as a transport error.
-    package var transport: any AnnouncementTransport { target.observedTransport(hold: hold) }
+    /// A transport through this backend (charged, observed, counted by the breaker) for code that
+    /// takes one, such as the model's ``ReportSubmitter``; a refused request reaches that code as a
+    /// transport error.
+    package var transport: any AnnouncementTransport { GroupTransport(backend: self) }
 
     /// Runs `body` for every item, at most `limit` (by default ``concurrency``) at once; once the
     /// budget refuses a request no further item starts.
@@ -190,10 +220,12 @@ package struct GroupBackend: Sendable {
         session.schemas.documents.negativeCases.basePayload(microchipNumber: microchip())
     }
 
-    /// An announcement the run created: its id, management password and the 201 answer.
+    /// An announcement the run created: its id and paths, management password and the 201 answer.
     package struct Created: Sendable {
         /// The announcement's id.
-        package let id: String
+        package var id: String { path.id }
+        /// Its paths (the id as one path segment).
+        package let path: AnnouncementPath
         /// Its management password (a secret: never printed).
         package let password: String
         /// The 201 answer's body.
@@ -208,11 +240,14 @@ package struct GroupBackend: Sendable {
         package let request: TransportRequest
         /// Its answer.
         package let response: Result<TransportResponse, TransportError>
+        /// What was wrong with it, when it answered 201 (an id that is no path segment); `nil`
+        /// when it did not answer 201 with an id and a management password.
+        package var problem: String? = nil
     }
 
     /// Creates an announcement from `body` (it is deleted at cleanup).
     /// - Returns: the created announcement, or the exchange when it did not answer 201 with an id
-    ///   and a management password.
+    ///   that is a single path segment (``AnnouncementPath``) and a management password.
     package func create(_ body: JSONObject) async throws(GroupStop) -> Result<Created, FailedSetup> {
         let request = BackendTarget.createRequest(.object(body))
         let answer = try await send(request)
@@ -222,7 +257,27 @@ package struct GroupBackend: Sendable {
         else {
             return .failure(FailedSetup(request: request, response: answer))
         }
-        return .success(Created(id: id, password: password, answer: object, exchange: BackendTarget.Exchange(request: request, response: answer)))
+        switch AnnouncementPath.of(id) {
+        case .failure(let refusal):
+            return .failure(FailedSetup(request: request, response: answer, problem: refusal.answered(by: "create")))
+        case .success(let path):
+            return .success(Created(path: path, password: password, answer: object, exchange: BackendTarget.Exchange(request: request, response: answer)))
+        }
+    }
+
+    /// The paths of the announcement `id`, which `what` (`create`, `the list`) answered in
+    /// `exchange`; `nil` when `id` is not a single path segment, after recording that as a failure
+    /// of `contract` (`create answered id '../../x?y', not a single path segment (it contains
+    /// '/')`). The id is then never sent back: a group that gets `nil` sends nothing about it.
+    package func path(
+        of id: String, answeredIn exchange: BackendTarget.Exchange, by what: String, failing contract: String, password: String? = nil
+    ) -> AnnouncementPath? {
+        switch AnnouncementPath.of(id) {
+        case .success(let path): return path
+        case .failure(let refusal):
+            record(contract, refusal.answered(by: what), exchange, expected: "an id that is a single path segment", password: password)
+            return nil
+        }
     }
 
     /// Creates the catalog's base payload with a fresh microchip number.
@@ -256,18 +311,72 @@ package struct GroupBackend: Sendable {
         session.record(group, contract, problem, exchange, expected: expected, password: password, caseId: caseId)
     }
 
-    /// Records one case of `contract` from its parts (see ``ContractSession/record(_:_:_:request:expected:response:input:caseId:redactor:)``).
+    /// Records one case of `contract` from its parts (see ``ContractSession/record(_:_:_:request:expected:response:input:caseId:redactor:bodyLength:)``).
     package func record(
         _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
-        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil
+        response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil,
+        bodyLength: Int? = nil
     ) {
-        session.record(group, contract, problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor)
+        session.record(
+            group, contract, problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor,
+            bodyLength: bodyLength)
     }
 
     /// Records a failed setup as a failure of each of `contracts`.
     package func recordSetupFailure(_ contracts: [String], _ setup: FailedSetup, what: String) {
+        let problem = setup.problem.map { "setup: \(what): \($0)" } ?? "setup: \(what) did not answer 201"
         for contract in contracts {
-            record(contract, "setup: \(what) did not answer 201", request: setup.request, expected: "201", response: setup.response)
+            record(contract, problem, request: setup.request, expected: "201", response: setup.response)
+        }
+    }
+}
+
+/// A transport through ``GroupBackend/send(_:)``; a request the group does not send is a
+/// transport error naming why.
+struct GroupTransport: AnnouncementTransport {
+    let backend: GroupBackend
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = try await backend.send(request)
+        } catch {
+            throw .noConnection("not sent: \(backend.stopReason)")
+        }
+        return try answer.get()
+    }
+}
+
+/// The breaker of one group (or of the cleanup): counts the requests that timed out in a row,
+/// and trips at ``limit``, after which no more requests are sent.
+final class TimeoutBreaker: Sendable {
+    /// Timeouts in a row that trip it.
+    let limit: Int
+    private let state = Locked<(inARow: Int, tripped: Bool)>((0, false))
+
+    /// A breaker tripping after `limit` timeouts in a row.
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Whether it tripped.
+    var isTripped: Bool { state.withLock { $0.tripped } }
+
+    /// Why the requests stopped, once it tripped.
+    var reason: String { "\(limit) requests in a row timed out (--max-timeouts \(limit)): the target stopped answering" }
+
+    /// Counts `answer`: a timeout adds one, any answer (or other error) starts again from zero.
+    /// - Returns: `true` when this timeout tripped it (once).
+    func trips(on answer: Result<TransportResponse, TransportError>) -> Bool {
+        state.withLock { state in
+            guard case .failure(.timedOut) = answer else {
+                state.inARow = 0
+                return false
+            }
+            state.inARow += 1
+            guard state.inARow >= limit, !state.tripped else { return false }
+            state.tripped = true
+            return true
         }
     }
 }

@@ -35,6 +35,9 @@ package final class BackendTarget: Sendable {
     package let microchips: MicrochipSequence
     /// Requests in flight at most.
     package let concurrency: Int
+    /// Requests that time out in a row before a group (or the cleanup) stops sending: the breaker
+    /// (`--max-timeouts`).
+    package let maxConsecutiveTimeouts: Int
     /// Masks the admin token (and, per case, management passwords) in everything recorded.
     package let redactor: Redactor
     /// The reports the submission group sends.
@@ -63,12 +66,17 @@ package final class BackendTarget: Sendable {
 
     private let registry = Locked(Registry())
 
+    /// The breaker's default: 3 requests in a row without an answer within `--timeout` mean the
+    /// target stopped answering (a slow moment rarely times out three requests in a row).
+    package static let defaultMaxConsecutiveTimeouts = 3
+
     /// A backend target.
     package init(
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
-        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil
+        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts
     ) {
+        self.maxConsecutiveTimeouts = max(1, maxConsecutiveTimeouts)
         self.name = name
         self.baseURL = baseURL
         self.transport = transport
@@ -90,6 +98,31 @@ package final class BackendTarget: Sendable {
     /// - Throws: ``BudgetRefusal`` when the budget refuses it; nothing was sent then.
     package func send(_ request: TransportRequest, hold: BudgetHold? = nil) async throws(BudgetRefusal) -> Result<TransportResponse, TransportError> {
         let answer = try await transport.sendCharged(request, from: hold)
+        if case .success(let response) = answer { observe(request, response) }
+        return answer
+    }
+
+    /// Sends `request` outside the budget, observed like every other (created announcements are
+    /// remembered for cleanup): for requests the run does not choose, such as an app's submission
+    /// through the fault proxy, and for what a scenario needs to look at the store afterwards.
+    package func sendOutsideBudget(_ request: TransportRequest) async -> Result<TransportResponse, TransportError> {
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = .success(try await transport.sendUnbudgeted(request))
+        } catch {
+            answer = .failure(error)
+        }
+        if case .success(let response) = answer { observe(request, response) }
+        return answer
+    }
+
+    /// ``sendOutsideBudget(_:)`` on the calling thread, without waiting for a task: answered on
+    /// this thread by the in-process mock, else through a task this thread waits for. For threads
+    /// that may block (the fault proxy's connections, a scenario's inspection).
+    package func sendOutsideBudgetNow(_ request: TransportRequest) -> Result<TransportResponse, TransportError> {
+        guard let answer = transport.sendUnbudgetedNow(request) else {
+            return blockingAwait { await self.sendOutsideBudget(request) }
+        }
         if case .success(let response) = answer { observe(request, response) }
         return answer
     }
@@ -116,12 +149,6 @@ package final class BackendTarget: Sendable {
         return nil
     }
 
-    /// A transport that sends through ``send(_:hold:)`` (charged, observed), for code that takes a
-    /// transport, such as the model's ``ReportSubmitter``; a refused request is a transport error.
-    package func observedTransport(hold: BudgetHold? = nil) -> any AnnouncementTransport {
-        ObservedTransport(target: self, hold: hold)
-    }
-
     /// Notes once in `recorder` that the budget refused a request (or the run stopped granting).
     package func noteRefusal(recorder: ContractRecorder) {
         let first = registry.withLock { registry -> Bool in
@@ -144,9 +171,9 @@ package final class BackendTarget: Sendable {
     }
 
     /// `DELETE /api/admin/v1/announcements/{id}` with `authorization` as the raw header (none when `nil`).
-    package static func adminDeleteRequest(id: String, authorization: String?) -> TransportRequest {
+    package static func adminDeleteRequest(_ announcement: AnnouncementPath, authorization: String?) -> TransportRequest {
         TransportRequest(
-            method: "DELETE", path: "/api/admin/v1/announcements/\(id)",
+            method: "DELETE", path: announcement.adminDelete,
             headers: authorization.map { [("Authorization", $0)] } ?? [])
     }
 
@@ -215,26 +242,52 @@ package final class BackendTarget: Sendable {
     /// The known production defects seen so far.
     package var knownDefectSightings: [KnownDefectSighting] { registry.withLock { $0.knownDefects } }
 
+    /// The announcements this run created and has not deleted (yet), with their microchip numbers.
+    package var undeleted: [(id: String, microchip: String?)] {
+        registry.withLock { registry in registry.created.filter { !registry.deleted.contains($0.id) } }
+    }
+
     /// Deletes every announcement this run created and no contract deleted, with the admin token
-    /// and outside the request budget; records the rest as leftovers.
+    /// and outside the request budget; records the rest as leftovers. An id that is not a single
+    /// path segment (``AnnouncementPath``) is never sent: it is a leftover with the reason. After
+    /// ``maxConsecutiveTimeouts`` deletes in a row time out, the rest are not tried (leftovers).
     package func cleanUp(recorder: ContractRecorder) async {
-        let remaining = registry.withLock { registry in registry.created.filter { !registry.deleted.contains($0.id) } }
+        let remaining = undeleted
         guard let adminToken else {
             for item in remaining {
                 recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "no --admin-token given; delete it by hand"))
             }
             return
         }
+        let breaker = TimeoutBreaker(limit: maxConsecutiveTimeouts)
         await forEachConcurrently(remaining, limit: concurrency) { item in
-            let request = Self.adminDeleteRequest(id: item.id, authorization: adminToken)
-            do {
-                let response = try await self.transport.sendUnbudgeted(request)
-                if response.status == 204 || response.status == 404 {
-                    self.markDeleted(item.id)
-                } else {
-                    recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete answered \(response.status)"))
-                }
+            if breaker.isTripped {
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "not deleted: \(breaker.reason)"))
+                return
+            }
+            let announcement: AnnouncementPath
+            switch AnnouncementPath.of(item.id) {
+            case .success(let path): announcement = path
+            case .failure(let refusal):
+                recorder.leave(Leftover(
+                    id: item.id, microchipNumber: item.microchip,
+                    reason: "not deleted: the target answered an \(refusal.description), so no request names it; find it by its microchip number"))
+                return
+            }
+            let request = Self.adminDeleteRequest(announcement, authorization: adminToken)
+            let answer: Result<TransportResponse, TransportError>
+            do throws(TransportError) {
+                answer = .success(try await self.transport.sendUnbudgeted(request))
             } catch {
+                answer = .failure(error)
+            }
+            _ = breaker.trips(on: answer)
+            switch answer {
+            case .success(let response) where response.status == 204 || response.status == 404:
+                self.markDeleted(item.id)
+            case .success(let response):
+                recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete answered \(response.status)"))
+            case .failure(let error):
                 recorder.leave(Leftover(id: item.id, microchipNumber: item.microchip, reason: "delete got no answer: \(String(describing: error))"))
             }
         }
@@ -243,12 +296,14 @@ package final class BackendTarget: Sendable {
 
 extension ContractSession {
     /// Records one case of `contract` in `group`: a pass when `problem` is `nil`, else a failure
-    /// with the request and answer, redacted, and (against a backend reached over HTTP) a `curl`
-    /// line that sends the same request, its secrets read from environment variables.
+    /// with the request and an excerpt of the answer (``AnswerExcerpt``: a long body keeps only
+    /// its start), redacted, and (against a backend reached over HTTP) a `curl` line that sends
+    /// the same request, its secrets read from environment variables. `bodyLength` is the full
+    /// length of an answer body already cut (``AnswerExcerpt/kept(_:)``).
     package func record(
         _ group: String, _ contract: String, _ problem: String?, request: TransportRequest?, expected: String?,
         response: Result<TransportResponse, TransportError>?, input: JSONValue? = nil, caseId: String? = nil,
-        redactor: Redactor? = nil
+        redactor: Redactor? = nil, bodyLength: Int? = nil
     ) {
         guard let problem else {
             recorder.pass(group: group, contract: contract)
@@ -257,7 +312,7 @@ extension ContractSession {
         let redactor = redactor ?? backend?.redactor ?? Redactor()
         let actual: String? = response.map {
             switch $0 {
-            case .success(let answer): redactor.response(answer)
+            case .success(let answer): AnswerExcerpt.text(answer, bodyLength: bodyLength, redactor: redactor)
             case .failure(let error): "no answer: \(error.description)"
             }
         }
@@ -280,22 +335,6 @@ extension ContractSession {
         record(
             group, contract, problem, request: exchange.request, expected: expected, response: exchange.response, caseId: caseId,
             redactor: backend?.redactor(adding: password))
-    }
-}
-
-/// A transport through ``BackendTarget/send(_:hold:)``: charged to the budget and observed.
-struct ObservedTransport: AnnouncementTransport {
-    let target: BackendTarget
-    let hold: BudgetHold?
-
-    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        let answer: Result<TransportResponse, TransportError>
-        do {
-            answer = try await target.send(request, hold: hold)
-        } catch {
-            throw .noConnection(error.description)
-        }
-        return try answer.get()
     }
 }
 

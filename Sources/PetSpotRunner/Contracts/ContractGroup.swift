@@ -40,6 +40,7 @@ package enum ContractRegistry {
         RegressionContracts(),
         HealthContracts(),
         SubmissionContracts(),
+        SubmissionFaultContracts(),
         CreateCatalogContracts(),
         DerivedCreateContracts(),
         PhotoUploadCatalogContracts(),
@@ -122,13 +123,16 @@ package struct FlowTarget: Sendable {
     package let maxFailures: Int
     /// Stops the flow property runs early (an interrupted `check`), if given.
     package let stopSignal: StopSignal?
+    /// How the app's own submission is driven through faults (`nil`: it is not).
+    package let submission: SubmissionSettings?
 
     /// A flow target.
     package init(
         oracle: any FlowOracle, makeGenerator: @escaping @Sendable () -> Gen<FlowCase>, shrinkSeconds: Double, usesMock: Bool,
-        budgetSeconds: Double = 60, maxFailures: Int = 10, stopSignal: StopSignal? = nil
+        budgetSeconds: Double = 60, maxFailures: Int = 10, stopSignal: StopSignal? = nil, submission: SubmissionSettings? = nil
     ) {
         self.stopSignal = stopSignal
+        self.submission = submission
         self.oracle = oracle
         self.makeGenerator = makeGenerator
         self.shrinkSeconds = shrinkSeconds

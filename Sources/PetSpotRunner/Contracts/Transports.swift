@@ -2,6 +2,7 @@ import Foundation
 import PetSpotConcurrency
 import PetSpotHTTP
 import PetSpotMockBackend
+import PetSpotMockTransport
 import PetSpotModel
 
 /// A transport that charges every request it sends to a budget and refuses those past it, and
@@ -150,6 +151,16 @@ package final class BudgetedTransport: AnnouncementTransport, Sendable {
     /// Sends a cleanup request outside the budget.
     func sendUnbudgeted(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         try await learning(request)
+    }
+
+    /// Sends `request` outside the budget on the calling thread, when the wrapped transport can
+    /// answer without a task (the in-process mock); `nil` otherwise.
+    func sendUnbudgetedNow(_ request: TransportRequest) -> Result<TransportResponse, TransportError>? {
+        guard let immediate = base as? InProcessTransport else { return nil }
+        secrets.learn(from: request)
+        let answer = immediate.answerNow(request)
+        if case .success(let response) = answer { secrets.learn(from: response) }
+        return answer
     }
 
     /// Sends `request` through the wrapped transport, learning the secrets of both sides.

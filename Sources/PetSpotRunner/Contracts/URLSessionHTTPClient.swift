@@ -25,9 +25,12 @@ package final class URLSessionHTTPClient: HTTPWireClient {
     private let session: URLSession
     /// The tasks in flight.
     private let delegate: Delegate
+    /// The limits, for the plain-HTTP look after a failed handshake.
+    private let limits: WireLimits
 
     /// A client with `limits`; `timeout` also bounds `URLSession`'s own timers.
     package init(limits: WireLimits, timeout: Double) {
+        self.limits = limits
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -66,13 +69,44 @@ package final class URLSessionHTTPClient: HTTPWireClient {
         let box = TaskBox(task)
         let identifier = task.taskIdentifier
         let delegate = self.delegate
-        return await withCheckedContinuation { continuation in
+        let result = await withCheckedContinuation { continuation in
             delegate.register(identifier, continuation: continuation, cancel: { box.cancel() })
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 delegate.finish(identifier, with: .failure(.timedOut))
             }
             box.task.resume()
         }
+        if case .failure(.noConnection(let detail)) = result, Self.isHandshakeFailure(detail) {
+            return .failure(.noConnection(await plainHTTPDiagnosis(request, handshake: detail)))
+        }
+        return result
+    }
+
+    /// Whether a connection error reads as a failed TLS handshake (OpenSSL's "wrong version
+    /// number" is what a plain-HTTP answer to a ClientHello gives).
+    static func isHandshakeFailure(_ detail: String) -> Bool {
+        let text = detail.lowercased()
+        return ["ssl", "tls", "wrong version number", "secure connection", "handshake"].contains { text.contains($0) }
+    }
+
+    /// The handshake failure said in plain words: when the same host and port answer a plain
+    /// `GET /` (one request, at most 2 s, within the request's deadline), the target speaks HTTP,
+    /// not HTTPS, and its URL is probably `http://`.
+    private func plainHTTPDiagnosis(_ request: WireRequest, handshake detail: String) async -> String {
+        var plain = request
+        plain.endpoint.scheme = "http"
+        plain.endpoint.target = "/"
+        plain.method = "GET"
+        plain.headers = []
+        plain.body = Data()
+        plain.deadline = min(request.deadline, ContinuousClock.now + .seconds(2))
+        let host = request.endpoint.host, port = request.endpoint.port
+        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard case .success(let answer) = await SocketHTTPClient(limits: limits).exchange(plain) else {
+            return "the TLS handshake with \(endpoint) failed: \(detail)"
+        }
+        return "the TLS handshake with \(endpoint) failed (\(detail)) because the server answers plain HTTP there (GET / over "
+            + "http:// answered \(answer.status)): use --base-url http://\(endpoint) instead of https://"
     }
 
     /// A task, to cancel it from the timer or the delegate.

@@ -89,17 +89,18 @@ package struct OpenAPIExamples: Sendable {
     private mutating func collectPhotos(_ documents: ContractDocuments, backend: MockBackend) {
         let base = documents.negativeCases.basePayload(microchipNumber: "900000099999999")
         let answer = Self.send(Self.createRequest(Data(JSONValue.object(base).serializedBytes())), to: backend)
-        guard answer.status == 201, let id = answer.body?["id"]?.stringValue, let password = answer.body?["managementPassword"]?.stringValue
+        guard answer.status == 201, let id = answer.body?["id"]?.stringValue, let password = answer.body?["managementPassword"]?.stringValue,
+            let created = try? AnnouncementPath(id)
         else { return }
         for item in documents.photoUploadCases.cases where item.expected.isError {
-            let target: String
+            let target: AnnouncementPath
             switch item.announcement {
-            case .created: target = id
-            case .unknown: target = Self.unknownId
-            case .malformed: target = PhotoUploadCase.Target.malformedID
+            case .created: target = created
+            case .unknown: target = AnnouncementPath(constant: Self.unknownId)
+            case .malformed: target = AnnouncementPath(constant: PhotoUploadCase.Target.malformedID)
             }
             let request = PhotoUploadCatalogContracts.photoRequest(
-                item, announcementId: target, credentials: PhotoCredentials(id: target, password: password))
+                item, announcement: target, credentials: PhotoCredentials(id: target.id, password: password))
             let defect = item.knownProductionDefect.map { " Known production defect: \($0)." } ?? ""
             record(
                 .uploadPhoto, request, expected: item.expected, backend: backend, name: item.id, summary: item.description,
@@ -141,7 +142,7 @@ package struct OpenAPIExamples: Sendable {
         ]
         for (name, summary, token, expected) in deletes {
             record(
-                .adminDelete, BackendTarget.adminDeleteRequest(id: Self.unknownId, authorization: token), expected: expected,
+                .adminDelete, BackendTarget.adminDeleteRequest(AnnouncementPath(constant: Self.unknownId), authorization: token), expected: expected,
                 backend: backend, name: name, summary: summary, source: source)
         }
         record(

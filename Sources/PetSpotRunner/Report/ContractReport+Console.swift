@@ -2,48 +2,67 @@ import Foundation
 import PetSpotJSON
 
 extension ContractReport {
-    /// The console form: a header, a summary per group, totals, then every failure in full.
+    /// The console form: a header, a summary per group, the coverage table, every failure in
+    /// full, the notes, and the verdict (`OK: ...` or `FAILED: ...`) as the last line.
     public var consoleText: String {
-        var lines: [String] = []
-        var header = "petspot-contracts \(command): target \(target)"
-        if let seed { header += ", seed \(seed)" }
-        lines.append(header)
-        for group in groups {
-            lines.append("")
-            lines.append("\(group.name)")
-            let width = (group.contracts.map(\.name.count).max() ?? 0) + 2
-            for contract in group.contracts {
-                let mark: String
-                switch contract.status {
-                case .passed: mark = "PASS"
-                case .failed: mark = "FAIL"
-                case .skipped: mark = "SKIP"
-                }
-                var detail = "\(contract.casesRun) case\(contract.casesRun == 1 ? "" : "s")"
-                if contract.casesFailed > 0 { detail += ", \(contract.casesFailed) failed" }
-                if let reason = contract.skipReason { detail += " (skipped: \(reason))" }
-                lines.append("  \(mark)  " + contract.name.padding(toLength: width, withPad: " ", startingAt: 0) + detail)
-            }
-        }
-        if let coverage { lines.append(""); lines.append(contentsOf: Self.coverageLines(coverage)) }
+        consoleText(quiet: false)
+    }
+
+    /// The console form; `quiet` keeps only the failures (and what was left on the target) and
+    /// the verdict, which is always the last line.
+    ///
+    /// No line can issue a GitHub Actions workflow command: `##[` and `::` are shown escaped
+    /// (``WorkflowCommands/visible(_:)``).
+    package func consoleText(quiet: Bool) -> String {
+        WorkflowCommands.visible((consoleBody(quiet: quiet) + [verdictLine]).joined(separator: "\n"))
+    }
+
+    /// The verdict: `OK` or `FAILED`, the counts and the duration, in one line.
+    package var verdictLine: String {
         let totals = summary
-        lines.append("")
-        for note in notes { lines.append("note: \(note)") }
-        for leftover in leftovers {
-            lines.append("left on target: announcement \(leftover.id)\(leftover.microchipNumber.map { " (microchip \($0))" } ?? ""): \(leftover.reason)")
+        return "\(totals.failed == 0 ? "OK" : "FAILED"): \(totals.contracts) contracts, \(totals.passed) passed, "
+            + "\(totals.failed) failed, \(totals.skipped) skipped; \(totals.casesRun) cases, "
+            + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s"
+            + (findings.isEmpty ? "" : "; \(findings.count) finding\(findings.count == 1 ? "" : "s") against the specification (above, not failures)")
+    }
+
+    /// Every line of the console form before the verdict.
+    package func consoleBody(quiet: Bool) -> [String] {
+        var lines: [String] = []
+        if !quiet {
+            var header = "petspot-contracts \(command): target \(target)"
+            if let seed { header += ", seed \(seed)" }
+            lines.append(header)
+            for group in groups {
+                lines.append("")
+                lines.append("\(group.name)")
+                if let summary = group.summary { lines.append("  \(VisibleText.escaped(summary))") }
+                let width = (group.contracts.map(\.name.count).max() ?? 0) + 2
+                for contract in group.contracts {
+                    let mark: String
+                    switch contract.status {
+                    case .passed: mark = "PASS"
+                    case .failed: mark = "FAIL"
+                    case .skipped: mark = "SKIP"
+                    }
+                    var detail = "\(contract.casesRun) case\(contract.casesRun == 1 ? "" : "s")"
+                    if contract.casesFailed > 0 { detail += ", \(contract.casesFailed) failed" }
+                    if let reason = contract.skipReason { detail += " (skipped: \(reason))" }
+                    lines.append("  \(mark)  " + contract.name.padding(toLength: width, withPad: " ", startingAt: 0) + detail)
+                }
+            }
+            if let coverage { lines.append(""); lines.append(contentsOf: Self.coverageLines(coverage)) }
         }
-        lines.append(
-            "\(totals.failed == 0 ? "OK" : "FAILED"): \(totals.contracts) contracts, \(totals.passed) passed, "
-                + "\(totals.failed) failed, \(totals.skipped) skipped; \(totals.casesRun) cases, "
-                + "\(totals.casesFailed) failed, in \(Self.seconds(durationSeconds)) s"
-                + (findings.isEmpty ? "" : "; \(findings.count) finding\(findings.count == 1 ? "" : "s") against the specification (below, not failures)"))
         let distinct = distinctFailures
         if !distinct.isEmpty {
             lines.append("")
-            lines.append("\(distinct.count) distinct cause\(distinct.count == 1 ? "" : "s") of failure (each shown once below, shrunk):")
+            let unshrunk = distinct.filter { $0.failure.cause?.shrunk == false }.count
+            lines.append("\(distinct.count) distinct cause\(distinct.count == 1 ? "" : "s") of failure (each shown once below, "
+                + (unshrunk == 0 ? "shrunk" : "\(distinct.count - unshrunk) shrunk") + "):")
             for (index, entry) in distinct.enumerated() {
                 guard let cause = entry.failure.cause else { continue }
-                lines.append("  \(index + 1). [\(entry.contract)] \(cause.summary) (\(cause.cases) case\(cause.cases == 1 ? "" : "s"))")
+                lines.append("  \(index + 1). [\(entry.contract)] \(cause.summary) (\(cause.cases) case\(cause.cases == 1 ? "" : "s")"
+                    + (cause.shrunk ? "" : ", not shrunk") + ")")
             }
         }
         var number = 0
@@ -59,11 +78,21 @@ extension ContractReport {
                 }
             }
         }
-        for (index, finding) in findings.enumerated() {
-            lines.append("")
-            lines.append(contentsOf: Self.findingLines(number: index + 1, finding))
+        if !quiet {
+            for (index, finding) in findings.enumerated() {
+                lines.append("")
+                lines.append(contentsOf: Self.findingLines(number: index + 1, finding))
+            }
         }
-        return lines.joined(separator: "\n")
+        lines.append("")
+        if !quiet {
+            for note in notes { lines.append("note: \(note)") }
+        }
+        for leftover in leftovers {
+            lines.append("left on target: announcement \(leftover.id)\(leftover.microchipNumber.map { " (microchip \($0))" } ?? ""): \(leftover.reason)")
+        }
+        if quiet { lines = Array(lines.drop { $0.isEmpty }) }
+        return lines
     }
 
     static func failureLines(number: Int, group: String, contract: String, _ failure: ContractFailure) -> [String] {
@@ -97,7 +126,7 @@ extension ContractReport {
         var lines: [String] = []
         for (index, step) in steps.enumerated() {
             lines.append(indent + visible(step.line(number: index + 1)))
-            if let request = step.request, !step.action.hasPrefix(request.method) {
+            if let request = step.request, !step.action.contains("\(request.method) \(request.path.split(separator: "?").first ?? "")") {
                 lines.append(indent + "   \(request.method) \(request.path)")
             }
             if let reproduce = step.reproduce { lines.append(indent + "   reproduce: \(reproduce)") }

@@ -81,6 +81,7 @@ extension ContractReport {
     private static func groupJSON(_ group: GroupOutcome) -> JSONValue {
         .object(JSONObject([
             ("name", .string(group.name)),
+            ("summary", group.summary.map { .string($0) } ?? .null),
             ("durationSeconds", number(group.durationSeconds)),
             ("contracts", .array(group.contracts.map { contract in
                 .object(JSONObject([
@@ -178,7 +179,8 @@ extension ContractReport {
                 + "errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.seconds(group.durationSeconds))\" "
                 + "timestamp=\"\(Self.iso8601(startedAt).replacingOccurrences(of: "Z", with: ""))\">\n"
             let suiteProperties = Self.junitProperties(
-                [("seed", seed.map { String($0) }), ("replay", replayLine), ("target", target), ("group", group.name)], indent: "    ")
+                [("seed", seed.map { String($0) }), ("replay", replayLine), ("target", target), ("group", group.name), ("summary", group.summary)],
+                indent: "    ")
             if !suiteProperties.isEmpty { xml += suiteProperties + "\n" }
             for contract in group.contracts {
                 xml += "    <testcase classname=\"\(Self.xml(Self.junitClassName(command: command, group: group.name)))\" name=\"\(Self.xml(contract.name))\" "
@@ -223,12 +225,20 @@ extension ContractReport {
             xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"
-        return xml
+        // CI tools print these texts: no workflow command in them (the markup has no `::` or `##[`).
+        return WorkflowCommands.visible(xml)
     }
 
     /// Writes the JSON report to `path`.
     public func writeJSON(to path: String) throws(RunnerError) {
-        try Self.write(json.serialized(options: [.prettyPrinted]) + "\n", to: path, flag: "--report-json")
+        try Self.write(jsonText, to: path, flag: "--report-json")
+    }
+
+    /// The text of the `--report-json` file: ``json`` pretty-printed, with `##[` and `::` written
+    /// as JSON escapes (``WorkflowCommands/jsonEscaped(_:)``: the same values, and no workflow
+    /// command if a CI step prints the file).
+    public var jsonText: String {
+        WorkflowCommands.jsonEscaped(json.serialized(options: [.prettyPrinted])) + "\n"
     }
 
     /// Writes the JUnit XML to `path`.

@@ -17,7 +17,9 @@ extension ContractReport {
     /// ```
     ///
     /// Escaped as GitHub's runner reads them: `%`, `\r` and `\n` in messages, and also `:` and
-    /// `,` in property values, so no value can end its command early or start another one.
+    /// `,` in property values, so no value can end its command early or start another one; and
+    /// a `##[` or `::` in a title or message is shown escaped (``WorkflowCommands/visible(_:)``),
+    /// so that no text of the target reads as a command of its own.
     public var githubAnnotations: [String] {
         var lines: [String] = []
         var number = 0
@@ -44,7 +46,8 @@ extension ContractReport {
     /// One workflow command line: `::KIND title=TITLE::MESSAGE`, escaped, the message cut to
     /// ``maxAnnotationCharacters``.
     static func workflowCommand(_ kind: String, title: String, message: String) -> String {
-        "::\(kind) title=\(escapedProperty(title))::\(escapedData(shortened(message, to: maxAnnotationCharacters)))"
+        let message = WorkflowCommands.visible(shortened(message, to: maxAnnotationCharacters))
+        return "::\(kind) title=\(escapedProperty(WorkflowCommands.visible(title)))::\(escapedData(message))"
     }
 
     /// `text`, or when longer than `limit` characters its beginning and end around a note of

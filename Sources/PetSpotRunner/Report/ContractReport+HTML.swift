@@ -40,7 +40,9 @@ extension ContractReport {
         page.raw("<script type=\"application/json\" id=\"report-data\">")
         page.raw(Self.scriptSafeJSON(chartData))
         page.raw("</script>\n<script nonce=\"\(nonce)\">\n\(Self.script)</script>\n</body>\n</html>\n")
-        return page.html
+        // No workflow command if a CI step prints the page: references outside the script data
+        // (the style sheet and the script hold no `::` or `##[`), JSON escapes inside it.
+        return WorkflowCommands.markupEscaped(page.html)
     }
 
     /// Writes the HTML report to `path`.
@@ -72,9 +74,11 @@ extension ContractReport {
         let totals = summary
         page.raw("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cards\">\n")
         for (label, value, kind) in [
-            ("contracts", totals.contracts, "total"), ("passed", totals.passed, "passed"), ("failed", totals.failed, "failed"),
-            ("skipped", totals.skipped, "skipped"), ("cases run", totals.casesRun, "total"), ("cases failed", totals.casesFailed, "failed"),
+            ("contracts", totals.contracts, "total"), ("passed", totals.passed, "passed"),
+            ("failed", totals.failed, totals.failed > 0 ? "failed" : "total"), ("skipped", totals.skipped, "skipped"),
+            ("cases run", totals.casesRun, "total"), ("cases failed", totals.casesFailed, totals.casesFailed > 0 ? "failed" : "total"),
         ] {
+            // Only a count of failures above zero is red.
             page.raw("<div class=\"card \(kind)\"><span class=\"value\">\(value)</span><span class=\"label\">\(label)</span></div>\n")
         }
         page.raw("</div>\n<figure>\n<figcaption>Contracts per group: passed, failed, skipped</figcaption>\n")
@@ -107,6 +111,11 @@ extension ContractReport {
             page.raw("<summary><span class=\"badge \(failed > 0 ? "failed" : passed > 0 ? "passed" : "skipped")\">\(failed > 0 ? "FAIL" : passed > 0 ? "PASS" : "SKIP")</span> <strong>")
             page.text(group.name)
             page.raw("</strong> <span class=\"counts\">\(passed) passed, \(failed) failed, \(skipped) skipped, \(Self.seconds(group.durationSeconds)) s</span></summary>\n")
+            if let summary = group.summary {
+                page.raw("<p class=\"group-summary\">")
+                page.text(summary)
+                page.raw("</p>\n")
+            }
             page.raw("<table>\n<thead><tr><th>status</th><th>contract</th><th class=\"number\">cases</th><th class=\"number\">failed</th><th class=\"number\">seconds</th></tr></thead>\n<tbody>\n")
             for contract in group.contracts {
                 let status = contract.status.rawValue
@@ -368,7 +377,7 @@ extension ContractReport {
     /// strings, where the escape means the same character).
     static func scriptSafeJSON(_ value: JSONValue) -> String {
         var result = ""
-        for scalar in value.serialized().unicodeScalars {
+        for scalar in WorkflowCommands.jsonEscaped(value.serialized()).unicodeScalars {
             switch scalar {
             case "<": result += "\\u003c"
             case ">": result += "\\u003e"
@@ -507,13 +516,16 @@ extension ContractReport {
             return node;
           }
           function groupChart(target, groups) {
-            var labelWidth = 300, barWidth = 560, rowHeight = 26, width = labelWidth + barWidth + 190;
+            // The label column fits the longest group name (about 7 px a character at 12 px), so
+            // names are shown whole; only a name past 80 characters is cut (its title has it all).
+            var longest = Math.max.apply(null, [10].concat(groups.map(function (g) { return Math.min(g.name.length, 80); })));
+            var labelWidth = Math.ceil(longest * 7) + 16, barWidth = 560, rowHeight = 26, width = labelWidth + barWidth + 240;
             var most = Math.max.apply(null, [1].concat(groups.map(function (g) { return g.passed + g.failed + g.skipped; })));
             var svg = el("svg", { id: "group-chart-svg", viewBox: "0 0 " + width + " " + Math.max(rowHeight, groups.length * rowHeight),
               xmlns: svgNS });
             groups.forEach(function (group, row) {
               var y = row * rowHeight, x = labelWidth;
-              var name = group.name.length > 44 ? group.name.slice(0, 43) + "\\u2026" : group.name;
+              var name = group.name.length > 80 ? group.name.slice(0, 79) + "\\u2026" : group.name;
               var label = el("text", { x: labelWidth - 8, y: y + 17, "text-anchor": "end" }, name);
               label.appendChild(el("title", {}, group.name));
               svg.appendChild(label);

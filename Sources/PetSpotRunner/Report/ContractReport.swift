@@ -120,11 +120,15 @@ public struct GroupOutcome: Sendable, Hashable {
     public var name: String
     /// Its contracts, in the order they were declared.
     public var contracts: [ContractOutcome]
+    /// What the group tried, in one paragraph, when it says (the fault schedules a submission
+    /// met, the sequences run): shown under the group's name.
+    public var summary: String?
 
     /// Creates a group.
-    public init(name: String, contracts: [ContractOutcome] = []) {
+    public init(name: String, contracts: [ContractOutcome] = [], summary: String? = nil) {
         self.name = name
         self.contracts = contracts
+        self.summary = summary
     }
 
     /// Seconds spent in this group's contracts.
@@ -384,8 +388,8 @@ public final class ContractRecorder: Sendable {
         /// previous event: the duration of contracts whose callers do not measure their own.
         var attributedSeconds: [String: [String: Double]] = [:]
 
-        /// The positions of `contract` in `group`, both added when new.
-        mutating func indices(_ group: String, _ contract: String) -> (Int, Int) {
+        /// The positions of `contract` in `group`, both added when new (`-1` for no contract).
+        mutating func indices(_ group: String, _ contract: String?) -> (Int, Int) {
             let g: Int
             if let index = groups.firstIndex(where: { $0.name == group }) {
                 g = index
@@ -394,6 +398,7 @@ public final class ContractRecorder: Sendable {
                 groups.append(GroupOutcome(name: group))
                 g = groups.count - 1
             }
+            guard let contract else { return (g, -1) }
             if let c = groups[g].contracts.firstIndex(where: { $0.name == contract }) { return (g, c) }
             groups[g].contracts.append(ContractOutcome(name: contract))
             return (g, groups[g].contracts.count - 1)
@@ -496,9 +501,26 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.leftovers.append(leftover) }
     }
 
+    /// The leftovers recorded so far.
+    package var leftovers: [Leftover] { recording.withLock { $0.leftovers } }
+
+    /// Every failure kept so far, as recorded (before the report's final pass): what a run holds
+    /// in memory until its report is made.
+    package var keptFailures: [ContractFailure] {
+        recording.withLock { $0.groups.flatMap { $0.contracts.flatMap(\.failures) } }
+    }
+
     /// Sets the command line that replays the run.
     public func setReplay(_ line: String) {
         recording.withLock { $0.replay = line }
+    }
+
+    /// Sets what `group` tried, shown under its name in every rendering.
+    public func describe(group: String, _ summary: String) {
+        recording.withLock { recording in
+            let (g, _) = recording.indices(group, nil)
+            recording.groups[g].summary = summary
+        }
     }
 
     /// Adds a finding against the specification (not a failure).

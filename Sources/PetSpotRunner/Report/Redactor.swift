@@ -9,26 +9,36 @@ import PetSpotModel
 /// There is one redaction layer, applied twice: contracts redact the request and answer of a
 /// failure when they record it, and ``ContractRecorder/report(command:arguments:target:seed:startedAt:)``
 /// passes the whole report through ``ContractReport/sanitized(by:)`` with every secret the run
-/// learnt (a ``SecretStore``), so console, JSON, JUnit and any later rendering read an already
+/// learnt (a ``SecretStore``), so console, JSON, JUnit, HTML and annotations read an already
 /// redacted report and none of them can forget it.
 ///
-/// What is masked (with ``mask``):
-/// - structurally: the values of credential headers (``secretHeaders``; a scheme such as `Basic`
-///   is kept), the values of secret JSON keys (``secretKeys``), the values of secret flags
-///   (``secretFlags``), and the password of any `scheme://user:password@host` URL;
-/// - every secret of 4 or more characters wherever it appears as a substring, in each encoding
-///   the runner may have sent it or a server may echo it: plain, JSON-escaped, percent-encoded,
-///   HTML-escaped and base64 (a secret made of digits is not masked inside a longer run of
-///   digits: `123456` is not a password inside the microchip `987123456001234`);
-/// - every secret of any length, even 1 to 3 characters, where it is a whole value: a JSON
-///   string, a `name=value` query or form value, a `Name: value` header line (also after a
-///   `Basic`/`Bearer` scheme), a header field, a command-line argument.
+/// What counts as a secret, and where it is masked (with ``mask``):
+/// - A secret of at least ``minimumLength`` (6) characters is masked wherever it appears, in any
+///   encoding: literal or with its letters in another case, JSON `\u` and backslash escapes,
+///   HTML references (`&#x27;`, `&#39;`, `&apos;`, ...), percent-encoding in either case and `+`
+///   for a space, mixed within one value, and base64, base64url (also inside a longer base64
+///   text, as in `Basic base64(id:password)`) and hexadecimal; see ``SecretMatcher``. A secret
+///   made of digits is not masked inside a longer run of digits (`123456` is not a password
+///   inside the microchip `987123456001234`).
+/// - A shorter secret cannot be told apart from ordinary text (`"x"`, `ok`, an id's part): it is
+///   masked only where it stands as a credential: the value of a credential header
+///   (``secretHeaders``, as a header, a `Name: value` line or a JSON member of that name), of a
+///   secret JSON key (``secretKeys``) or query parameter (``credentialNames``), of a secret flag
+///   (``secretFlags``), and after an authorization scheme (`Basic X`, `Bearer X`).
+/// - Structurally, whatever its value: credential headers (their scheme kept), secret JSON keys,
+///   secret flags, and the password of any `scheme://user:password@host` URL.
+/// - What a secret shows of itself: `Basic <credential>` keeps its scheme, and a credential pair
+///   `id:password` keeps its user part (an announcement id, which reports must show), when the
+///   credential or password is a secret of its own.
 ///
 /// Cost: building a redactor is linear in the secrets; ``scrub(_:)`` is linear in the text (one
-/// table look-up per byte), whatever the number of secrets.
+/// table look-up per byte, a few byte comparisons where a secret could start).
 package struct Redactor: Sendable, Hashable {
     /// What a secret is replaced with.
     static let mask = "******"
+    /// The fewest characters a secret has to be masked wherever it appears (shorter ones are
+    /// masked only where they stand as a credential).
+    package static let minimumLength = 6
     /// JSON keys whose values are secrets.
     static let secretKeys: Set<String> = ["managementPassword", "password", "adminToken", "token"]
     /// Header names whose values are credentials.
@@ -37,17 +47,46 @@ package struct Redactor: Sendable, Hashable {
     static let secretFlags: Set<String> = ["--admin-token"]
     /// Authorization schemes kept in front of a masked credential.
     static let schemes: Set<String> = ["basic", "bearer", "token", "digest"]
+    /// Names (lower-cased, without `-` and `_`) whose value is a credential: in a JSON member, a
+    /// `Name: value` line or a `name=value` parameter.
+    static let credentialNames: Set<String> = [
+        "authorization", "proxyauthorization", "cookie", "xadmintoken", "admintoken", "token", "password", "managementpassword",
+        "accesstoken", "apikey", "xapikey", "secret", "passwd",
+    ]
 
     /// The secrets masked, sorted, without repeats (empty strings are ignored).
     let secrets: [String]
-    /// The secrets, compiled for matching.
+    /// Every secret, as a whole value (for credential positions).
+    private let whole: Set<String>
+    /// Whether a secret is shorter than ``minimumLength``: only then can a credential position
+    /// hold a secret that the matcher has not masked already.
+    private let hasShortSecrets: Bool
+    /// The secrets of ``minimumLength`` or more, compiled for matching in any encoding.
     private let matcher: SecretMatcher
 
     /// A redactor for these literal secrets.
-    init(secrets: [String] = []) {
+    package init(secrets: [String] = []) {
         let unique = Array(Set(secrets.filter { !$0.isEmpty })).sorted()
         self.secrets = unique
-        matcher = SecretMatcher(unique)
+        let whole = Set(unique)
+        self.whole = whole
+        hasShortSecrets = unique.contains { $0.count < Self.minimumLength }
+        matcher = SecretMatcher(unique.filter { $0.count >= Self.minimumLength }) { Self.keptPrefix(of: $0, among: whole) }
+    }
+
+    /// How many leading bytes of `secret` stay visible: `Basic ` of `Basic <secret>`, `id:` of
+    /// `id:<secret>`; 0 for any other secret.
+    static func keptPrefix(of secret: String, among secrets: Set<String>) -> Int {
+        let bytes = Array(secret.utf8)
+        if let space = bytes.firstIndex(of: UInt8(ascii: " ")), schemes.contains(String(decoding: bytes[..<space], as: UTF8.self).lowercased()),
+            secrets.contains(String(decoding: bytes[(space + 1)...], as: UTF8.self))
+        {
+            return space + 1
+        }
+        for colon in bytes.indices.reversed() where bytes[colon] == UInt8(ascii: ":") && colon + 1 < bytes.count {
+            if secrets.contains(String(decoding: bytes[(colon + 1)...], as: UTF8.self)) { return colon + 1 }
+        }
+        return 0
     }
 
     /// Redactors are equal when they mask the same secrets.
@@ -61,8 +100,8 @@ package struct Redactor: Sendable, Hashable {
         Redactor(secrets: secrets + [secret])
     }
 
-    /// The length in UTF-8 bytes of the longest secret (0 when there is none).
-    package var longestSecretBytes: Int { matcher.longest }
+    /// The length in UTF-8 bytes of the longest form of a secret matched (0 when there is none).
+    package var longestSecretBytes: Int { max(matcher.longest, secrets.map(\.utf8.count).max() ?? 0) }
 
     /// `text` scrubbed, looking at its first `maxBytes` bytes only (plus a margin so that a secret
     /// across the cut, in any encoding, is still found): for long texts that are cut anyway.
@@ -72,35 +111,63 @@ package struct Redactor: Sendable, Hashable {
         return scrub(String(decoding: text.utf8.prefix(window), as: UTF8.self))
     }
 
-    /// How many bytes of a text ``scrubbedPrefix(_:maxBytes:)`` keeps.
-    package func prefixWindow(maxBytes: Int) -> Int { maxBytes + 4 * longestSecretBytes + 256 }
+    /// How many bytes of a text ``scrubbedPrefix(_:maxBytes:)`` keeps: enough for the longest
+    /// form of a secret written with an escape of up to 12 bytes (`\uD83D\uDE00`) per byte.
+    package func prefixWindow(maxBytes: Int) -> Int { maxBytes + 12 * longestSecretBytes + 256 }
 
     /// Whether `value`, as a whole, is one of the secrets.
-    func isSecret(_ value: String) -> Bool { matcher.whole.contains(value) }
+    func isSecret(_ value: String) -> Bool { whole.contains(value) }
 
-    /// `text` with every secret masked: substrings (4+ characters, every encoding), whole values
-    /// of any length, and URL credentials.
-    func scrub(_ text: String) -> String {
+    /// Whether `value` is a secret, or `Scheme secret`.
+    func isCredential(_ value: String) -> Bool {
+        if whole.contains(value) { return true }
+        guard let space = value.firstIndex(of: " "), Self.schemes.contains(value[..<space].lowercased()) else { return false }
+        return whole.contains(value[value.index(after: space)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether `name` names a credential (``credentialNames``, any case, `-` and `_` ignored).
+    static func isCredentialName<Name: StringProtocol>(_ name: Name) -> Bool {
+        credentialNames.contains(String(name.lowercased().filter { $0 != "-" && $0 != "_" }))
+    }
+
+    /// `text` with every secret masked: long secrets in any encoding, secrets of any length
+    /// where they stand as a credential, and URL credentials.
+    package func scrub(_ text: String) -> String {
         if text.isEmpty { return text }
         var bytes = Array(text.utf8)
         var changed = false
-        if let masked = matcher.maskSubstrings(bytes) {
-            bytes = masked
+        let found = matcher.ranges(in: bytes)
+        if !found.isEmpty {
+            bytes = Self.replacing(found, in: bytes)
             changed = true
         }
         if let masked = Self.maskURLCredentials(bytes) {
             bytes = masked
             changed = true
         }
-        if !matcher.whole.isEmpty, let masked = maskWholeValues(bytes) {
+        if hasShortSecrets, let masked = maskCredentialPositions(bytes) {
             bytes = masked
             changed = true
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : text
     }
 
-    /// A header value as it may be shown: credentials keep their scheme only; a value that is a
-    /// secret is masked whole; anything else is scrubbed.
+    /// `bytes` with each of `ranges` (sorted, disjoint) replaced by ``mask``.
+    private static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var copied = 0
+        for range in ranges where range.lowerBound >= copied {
+            result.append(contentsOf: bytes[copied..<range.lowerBound])
+            result.append(contentsOf: maskBytes)
+            copied = range.upperBound
+        }
+        result.append(contentsOf: bytes[copied...])
+        return result
+    }
+
+    /// A header value as it may be shown: credentials keep their scheme only; anything else is
+    /// scrubbed (a secret after a scheme is a credential whatever the header).
     func header(name: String, value: String) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if Self.secretHeaders.contains(name.lowercased()) {
@@ -110,7 +177,6 @@ package struct Redactor: Sendable, Hashable {
             }
             return Self.mask
         }
-        if isSecret(trimmed) { return Self.mask }
         if let space = trimmed.firstIndex(of: " "), Self.schemes.contains(trimmed[..<space].lowercased()),
             isSecret(trimmed[trimmed.index(after: space)...].trimmingCharacters(in: .whitespaces))
         {
@@ -119,8 +185,8 @@ package struct Redactor: Sendable, Hashable {
         return scrub(value)
     }
 
-    /// A JSON value with every secret key's value masked and every string that is a secret (or
-    /// contains one) masked, at any depth.
+    /// A JSON value with every secret key's value masked, every credential-named member whose
+    /// value is a secret masked, and every string scrubbed, at any depth.
     func json(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
@@ -128,18 +194,28 @@ package struct Redactor: Sendable, Hashable {
             for member in object.members {
                 if Self.secretKeys.contains(member.key), !member.value.isNull {
                     members.append((scrub(member.key), .string(Self.mask)))
+                } else if Self.isCredentialName(member.key), let text = member.value.stringValue, isCredential(text) {
+                    members.append((scrub(member.key), .string(Self.masked(credential: text))))
                 } else {
-                    members.append((isSecret(member.key) ? Self.mask : scrub(member.key), json(member.value)))
+                    members.append((scrub(member.key), json(member.value)))
                 }
             }
             return .object(JSONObject(members))
         case .array(let elements):
             return .array(elements.map(json))
         case .string(let text):
-            return .string(isSecret(text) ? Self.mask : scrub(text))
+            return .string(scrub(text))
         default:
             return value
         }
+    }
+
+    /// A credential value masked, its scheme kept: `Basic ******`.
+    static func masked(credential: String) -> String {
+        if let space = credential.firstIndex(of: " "), schemes.contains(credential[..<space].lowercased()) {
+            return "\(credential[..<space]) \(mask)"
+        }
+        return mask
     }
 
     /// A body as text: JSON redacted and compact, other text scrubbed, binary summarised.
@@ -169,8 +245,8 @@ package struct Redactor: Sendable, Hashable {
         return text.isEmpty ? "\(response.status) (empty body)" : "\(response.status) \(text)"
     }
 
-    /// Command-line arguments with the values of secret flags masked, and every word that is a
-    /// secret (or contains one, or a URL with credentials) masked.
+    /// Command-line arguments with the values of secret flags masked, and every word scrubbed
+    /// (long secrets, URLs with credentials).
     func arguments(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var maskNext = false
@@ -182,8 +258,6 @@ package struct Redactor: Sendable, Hashable {
             }
             if let equals = word.firstIndex(of: "="), Self.secretFlags.contains(String(word[..<equals])) {
                 result.append(String(word[..<equals]) + "=" + Self.mask)
-            } else if isSecret(word) {
-                result.append(Self.mask)
             } else {
                 if Self.secretFlags.contains(word) { maskNext = true }
                 result.append(scrub(word))
@@ -214,17 +288,17 @@ package struct Redactor: Sendable, Hashable {
         return result
     }
 
-    // MARK: Whole values
+    // MARK: Credential positions
 
     /// ``mask`` as bytes.
     private static let maskBytes = Array(mask.utf8)
 
-    /// Bytes that end a `name=value` value.
+    /// Bytes that end a `name=value` value or a credential after a scheme.
     private static func endsFormValue(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "\t"),
             UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-            UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+            UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "\\"):
             true
         default: false
         }
@@ -240,49 +314,60 @@ package struct Redactor: Sendable, Hashable {
         }
     }
 
-    /// Masks whole values that are secrets: JSON strings (and, inside a JSON string that is
-    /// not one, its decoded text in turn), `name=value` values and `Name: value` lines; `nil`
-    /// when nothing was masked.
-    private func maskWholeValues(_ bytes: [UInt8], depth: Int = 0) -> [UInt8]? {
+    /// Masks secrets (of any length) where they stand as a credential: the value of a JSON
+    /// member (or a quoted value after `name: `), `name=value` parameter or `Name: value` line
+    /// named as a credential
+    /// (``isCredentialName(_:)``), and the word after an authorization scheme. Inside a JSON
+    /// string, its decoded text is looked at in turn. `nil` when nothing was masked.
+    private func maskCredentialPositions(_ bytes: [UInt8], depth: Int = 0) -> [UInt8]? {
         var edits: [(range: Range<Int>, replacement: [UInt8])] = []
         var index = 0
         let count = bytes.count
         var lineStart = 0
+        // The last JSON string seen and where it ended: the key of a member value.
+        var lastString: (text: String, end: Int)?
         while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\""), let end = Self.closingQuote(bytes, after: index) {
                 let content = bytes[(index + 1)..<end]
-                let value: String?
-                if content.contains(UInt8(ascii: "\\")) {
-                    value = (try? JSONValue.parse(Data(bytes[index...end])))?.stringValue
-                } else {
-                    value = String(decoding: content, as: UTF8.self)
-                }
+                let value: String? = content.contains(UInt8(ascii: "\\"))
+                    ? (try? JSONValue.parse(Data(bytes[index...end])))?.stringValue : String(decoding: content, as: UTF8.self)
                 if let value {
-                    if isSecret(value) {
-                        edits.append(((index + 1)..<end, Self.maskBytes))
-                    } else if depth < 3, value.contains(where: { $0 == "=" || $0 == ":" || $0 == "\"" }),
-                        let inner = maskWholeValues(Array(value.utf8), depth: depth + 1)
+                    let key = lastString.flatMap { previous in
+                        Self.isMemberSeparator(bytes[(previous.end + 1)..<index]) ? previous.text : nil
+                    } ?? Self.unquotedKey(bytes, before: index)
+                    if let key, Self.isCredentialName(key), isCredential(value) {
+                        let masked = JSONValue.string(Self.masked(credential: value)).serialized()
+                        edits.append(((index + 1)..<end, Array(masked.utf8.dropFirst().dropLast())))
+                    } else if depth < 3, value.contains(where: { $0 == "=" || $0 == ":" || $0 == "\"" || $0 == " " }),
+                        let inner = maskCredentialPositions(Array(value.utf8), depth: depth + 1)
                     {
                         let escaped = JSONValue.string(String(decoding: inner, as: UTF8.self)).serialized()
                         edits.append(((index + 1)..<end, Array(escaped.utf8.dropFirst().dropLast())))
                     }
+                    lastString = (value, end)
                 }
                 index = end + 1
                 continue
             } else if byte == UInt8(ascii: "="), index > 0, Self.isNameByte(bytes[index - 1]) {
+                var nameStart = index
+                while nameStart > 0, Self.isNameByte(bytes[nameStart - 1]) { nameStart -= 1 }
                 var end = index + 1
                 while end < count, !Self.endsFormValue(bytes[end]) { end += 1 }
-                if end > index + 1 {
+                if end > index + 1, Self.isCredentialName(String(decoding: bytes[nameStart..<index], as: UTF8.self)) {
                     let raw = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
                     let decoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                    if isSecret(raw) || decoded.map(isSecret) == true { edits.append(((index + 1)..<end, Self.maskBytes)) }
+                    if isCredential(raw) || decoded.map(isCredential) == true { edits.append(((index + 1)..<end, Self.maskBytes)) }
                 }
                 index = end
                 continue
             } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                 lineStart = index + 1
             } else if byte == UInt8(ascii: ":"), let range = headerLineValue(bytes, lineStart: lineStart, colon: index) {
+                edits.append((range, Self.maskBytes))
+                index = range.upperBound
+                continue
+            } else if let range = schemeCredential(bytes, at: index) {
                 edits.append((range, Self.maskBytes))
                 index = range.upperBound
                 continue
@@ -300,6 +385,52 @@ package struct Redactor: Sendable, Hashable {
         }
         result.append(contentsOf: bytes[copied..<count])
         return result
+    }
+
+    /// The name before `NAME: ` ending at `index` (`/managementPassword: "12345"` in a validation
+    /// message), if there is one.
+    private static func unquotedKey(_ bytes: [UInt8], before index: Int) -> String? {
+        var end = index
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard end > 0, bytes[end - 1] == UInt8(ascii: ":") else { return nil }
+        end -= 1
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        var start = end
+        while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+        return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` (between two JSON strings) is a member separator: `:` with optional spaces.
+    private static func isMemberSeparator(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var colon = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ":"), !colon {
+                colon = true
+            } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+                return false
+            }
+        }
+        return colon
+    }
+
+    /// For an authorization scheme word starting at `index` (`Basic`, `Bearer`, ...) followed by
+    /// a space and a secret: the range of the secret.
+    private func schemeCredential(_ bytes: [UInt8], at index: Int) -> Range<Int>? {
+        let first = bytes[index] | 0x20
+        guard first == UInt8(ascii: "b") || first == UInt8(ascii: "t") || first == UInt8(ascii: "d"),
+            index == 0 || !Self.isNameByte(bytes[index - 1])
+        else { return nil }
+        var wordEnd = index
+        while wordEnd < bytes.count, wordEnd - index < 7, Self.isNameByte(bytes[wordEnd]) { wordEnd += 1 }
+        guard wordEnd < bytes.count, bytes[wordEnd] == UInt8(ascii: " "),
+            Self.schemes.contains(String(decoding: bytes[index..<wordEnd], as: UTF8.self).lowercased())
+        else { return nil }
+        var start = wordEnd
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        var end = start
+        while end < bytes.count, !Self.endsFormValue(bytes[end]) { end += 1 }
+        guard end > start, isSecret(String(decoding: bytes[start..<end], as: UTF8.self)) else { return nil }
+        return start..<end
     }
 
     /// The index of the quote closing the JSON string literal opened at `open`, on the same
@@ -322,12 +453,15 @@ package struct Redactor: Sendable, Hashable {
         return nil
     }
 
-    /// For a line `Name: value` whose colon is at `colon`: the range of the value (or of the
-    /// credential after a `Basic`/`Bearer` scheme) when it is a secret.
+    /// For a line `Name: value` whose colon is at `colon` and whose name is a credential's: the
+    /// range of the value (or of the credential after a `Basic`/`Bearer` scheme) when it is a
+    /// secret.
     private func headerLineValue(_ bytes: [UInt8], lineStart: Int, colon: Int) -> Range<Int>? {
         var nameStart = lineStart
         while nameStart < colon, bytes[nameStart] == UInt8(ascii: " ") || bytes[nameStart] == UInt8(ascii: "\t") { nameStart += 1 }
-        guard nameStart < colon, bytes[nameStart..<colon].allSatisfy({ Self.isNameByte($0) }) else { return nil }
+        guard nameStart < colon, bytes[nameStart..<colon].allSatisfy({ Self.isNameByte($0) }),
+            Self.isCredentialName(String(decoding: bytes[nameStart..<colon], as: UTF8.self))
+        else { return nil }
         var valueStart = colon + 1
         while valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
         var lineEnd = valueStart
@@ -388,153 +522,6 @@ package struct Redactor: Sendable, Hashable {
             result.append(contentsOf: maskBytes)
             copied = range.upperBound
         }
-        result.append(contentsOf: bytes[copied..<count])
-        return result
-    }
-}
-
-/// The secrets of a redactor, compiled: a table of every encoding of every secret of 4+
-/// characters keyed by its first 4 bytes, and the set of whole values.
-///
-/// Immutable after init, so sharing it between threads is safe.
-final class SecretMatcher: Sendable {
-    /// One encoding of one secret.
-    struct Pattern: Sendable {
-        /// The encoded secret.
-        let bytes: [UInt8]
-        /// The first byte is a digit: no match right after another digit.
-        let digitFirst: Bool
-        /// The last byte is a digit: no match right before another digit.
-        let digitLast: Bool
-    }
-
-    /// Every secret, as a whole value.
-    let whole: Set<String>
-    /// The longest secret, in UTF-8 bytes.
-    let longest: Int
-    /// Patterns by their first 4 bytes, longest first.
-    let table: [UInt32: [Pattern]]
-    /// A bit per 2-byte start of a pattern: most text positions are ruled out without a
-    /// dictionary look-up.
-    let starts: [UInt64]
-
-    /// Compiles `secrets`.
-    init(_ secrets: [String]) {
-        whole = Set(secrets)
-        longest = secrets.map(\.utf8.count).max() ?? 0
-        var table: [UInt32: [Pattern]] = [:]
-        var seen: Set<[UInt8]> = []
-        for secret in secrets where secret.count >= 4 {
-            for variant in Self.encodings(of: secret) {
-                let bytes = Array(variant.utf8)
-                guard bytes.count >= 4, seen.insert(bytes).inserted else { continue }
-                let pattern = Pattern(bytes: bytes, digitFirst: Self.isDigit(bytes[0]), digitLast: Self.isDigit(bytes[bytes.count - 1]))
-                table[Self.key(bytes, 0), default: []].append(pattern)
-            }
-        }
-        var starts = [UInt64](repeating: 0, count: 1024)
-        for key in table.keys {
-            table[key]?.sort { $0.bytes.count > $1.bytes.count }
-            let pair = Int(key & 0xFFFF)
-            starts[pair >> 6] |= 1 << UInt64(pair & 63)
-        }
-        self.table = table
-        self.starts = starts
-    }
-
-    /// Whether `byte` is an ASCII digit.
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    /// The 4 bytes at `index` as a table key.
-    static func key(_ bytes: [UInt8], _ index: Int) -> UInt32 {
-        UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
-    }
-
-    /// The forms in which `secret` may appear: plain, JSON-escaped, percent-encoded (strict
-    /// upper- and lower-case, and as a query value), HTML-escaped, and base64 (without padding,
-    /// so that it is also found at the start of a longer base64 text).
-    static func encodings(of secret: String) -> [String] {
-        var forms = [secret]
-        let json = JSONValue.string(secret).serialized()
-        forms.append(String(json.dropFirst().dropLast()))
-        var strict = ""
-        for byte in secret.utf8 {
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-            if unreserved {
-                strict.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                strict += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        forms.append(strict)
-        forms.append(strict.replacingOccurrences(of: "%20", with: "+"))
-        var lower = ""
-        var afterPercent = 0
-        for character in strict {
-            if character == "%" {
-                afterPercent = 2
-                lower.append(character)
-            } else if afterPercent > 0 {
-                lower += character.lowercased()
-                afterPercent -= 1
-            } else {
-                lower.append(character)
-            }
-        }
-        forms.append(lower)
-        if let query = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
-        forms.append(
-            secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-                .replacingOccurrences(of: "'", with: "&#39;"))
-        var base64 = Data(secret.utf8).base64EncodedString()
-        while base64.hasSuffix("=") { base64.removeLast() }
-        forms.append(base64)
-        return forms
-    }
-
-    /// `bytes` with every pattern masked, or `nil` when none occurs.
-    func maskSubstrings(_ bytes: [UInt8]) -> [UInt8]? {
-        let count = bytes.count
-        guard !table.isEmpty, count >= 4 else { return nil }
-        var result: [UInt8] = []
-        var copied = 0
-        var index = 0
-        scan: while index + 4 <= count {
-            let pair = Int(bytes[index]) | Int(bytes[index + 1]) << 8
-            if starts[pair >> 6] & (1 << UInt64(pair & 63)) == 0 {
-                index += 1
-                continue
-            }
-            if let candidates = table[Self.key(bytes, index)] {
-                for pattern in candidates {
-                    let end = index + pattern.bytes.count
-                    guard end <= count else { continue }
-                    if pattern.digitFirst, index > 0, Self.isDigit(bytes[index - 1]) { continue }
-                    if pattern.digitLast, end < count, Self.isDigit(bytes[end]) { continue }
-                    var equal = true
-                    var offset = 4
-                    while offset < pattern.bytes.count {
-                        if bytes[index + offset] != pattern.bytes[offset] {
-                            equal = false
-                            break
-                        }
-                        offset += 1
-                    }
-                    guard equal else { continue }
-                    if result.isEmpty { result.reserveCapacity(count) }
-                    result.append(contentsOf: bytes[copied..<index])
-                    result.append(contentsOf: Redactor.mask.utf8)
-                    index = end
-                    copied = end
-                    continue scan
-                }
-            }
-            index += 1
-        }
-        guard copied > 0 else { return nil }
         result.append(contentsOf: bytes[copied..<count])
         return result
     }
@@ -622,8 +609,16 @@ package final class SecretStore: Sendable {
         // The user part of `user:password` is an announcement id, which reports must show: only
         // the password, and the pair, are secrets.
         guard trimmed[..<space].lowercased() == "basic", let data = Data(base64Encoded: credential),
-            let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":")
+            let decoded = String(data: data, encoding: .utf8), let firstColon = decoded.firstIndex(of: ":")
         else { return }
+        // The password is the part after the first colon (RFC 7617), unless the part after a
+        // later colon is a password already learnt: the runner sent an id that holds a colon.
+        let known = secrets
+        var colon = firstColon
+        for index in decoded.indices.reversed() where decoded[index] == ":" && known.contains(String(decoded[decoded.index(after: index)...])) {
+            colon = index
+            break
+        }
         let password = String(decoded[decoded.index(after: colon)...])
         guard !password.isEmpty else { return }
         add(decoded)

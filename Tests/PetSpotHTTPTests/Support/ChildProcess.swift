@@ -12,7 +12,8 @@ enum ToolBinary {
     static let path = BuiltProduct.path("petspot-contracts")
 }
 
-/// A child process started with `posix_spawn`, its standard output piped to us.
+/// A child process started with `posix_spawn`, its standard output (and, when asked, its
+/// standard error) piped to us.
 ///
 /// Unlike Foundation's `Process` it is reaped here with `wait4`, which reports the child's own
 /// CPU time. The child starts with no descriptors but 0-2 and the pipe (so a lowered descriptor
@@ -31,12 +32,23 @@ final class ChildProcess {
     let pid: pid_t
     private let output: Int32
     private var pending: [UInt8] = []
+    private let errorOutput: Int32?
+    private var pendingErrors: [UInt8] = []
     private(set) var exit: Exit?
 
-    /// Starts `executable` with `arguments`.
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts `executable` with `arguments`; with `capturingStandardError`, its standard error
+    /// is piped to us too (see ``readErrorLine(timeout:)``), else it is this process's.
+    init(_ executable: String, _ arguments: [String], capturingStandardError: Bool = false) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw HTTPSocketError(operation: "pipe", code: errno) }
+        var errorEnds: [Int32] = [-1, -1]
+        if capturingStandardError {
+            guard pipe(&errorEnds) == 0 else {
+                let code = errno
+                for end in ends { Socket.closeDescriptor(end) }
+                throw HTTPSocketError(operation: "pipe", code: code)
+            }
+        }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
@@ -51,6 +63,7 @@ final class ChildProcess {
             posix_spawnattr_destroy(&attributes)
         }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        if capturingStandardError { posix_spawn_file_actions_adddup2(&actions, errorEnds[1], 2) }
         var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         #if canImport(Darwin)
         flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
@@ -71,13 +84,17 @@ final class ChildProcess {
         var pid = pid_t()
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         Socket.closeDescriptor(ends[1])
+        if capturingStandardError { Socket.closeDescriptor(errorEnds[1]) }
         guard result == 0 else {
             Socket.closeDescriptor(ends[0])
+            if capturingStandardError { Socket.closeDescriptor(errorEnds[0]) }
             throw HTTPSocketError(operation: "posix_spawn \(executable)", code: result)
         }
         self.pid = pid
         output = ends[0]
         Socket.setNonBlocking(output)
+        errorOutput = capturingStandardError ? errorEnds[0] : nil
+        if let errorOutput { Socket.setNonBlocking(errorOutput) }
     }
 
     #if !canImport(Darwin)
@@ -98,10 +115,21 @@ final class ChildProcess {
             _ = waitForExit(timeout: 5)
         }
         Socket.closeDescriptor(output)
+        if let errorOutput { Socket.closeDescriptor(errorOutput) }
     }
 
     /// The next line of standard output, or `nil` at end of output or after `timeout` seconds.
     func readLine(timeout: Double) -> String? {
+        Self.readLine(from: output, pending: &pending, timeout: timeout)
+    }
+
+    /// The next line of standard error (when captured), or `nil` at its end or after `timeout` seconds.
+    func readErrorLine(timeout: Double) -> String? {
+        guard let errorOutput else { return nil }
+        return Self.readLine(from: errorOutput, pending: &pendingErrors, timeout: timeout)
+    }
+
+    private static func readLine(from output: Int32, pending: inout [UInt8], timeout: Double) -> String? {
         let deadline = Socket.monotonicMilliseconds() + Int64(timeout * 1000)
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -187,6 +187,101 @@ final class TricklingClientSwarm: Sendable {
     }
 }
 
+/// `count` clients on one background thread that never read: each sends `opening` on connecting,
+/// then `more` every `interval` seconds (resuming where a full socket buffer cut it short, so
+/// requests stay framed), and reconnects as soon as a send fails because the server closed the
+/// connection. Pipelining requests without reading the answers, or announcing a huge body and
+/// sending it, with the persistence of a client that retries.
+final class FloodingClientSwarm: Sendable {
+    /// Totals since the start.
+    struct Counts: Sendable {
+        /// Connections made, reconnections included.
+        var connections = 0
+        /// Connections the server closed.
+        var cutOff = 0
+    }
+
+    private struct Control {
+        var stopRequested = false
+        var finished = false
+        var counts = Counts()
+    }
+
+    private let control = Locked(Control())
+    private let port: Int
+    private let count: Int
+    private let opening: [UInt8]
+    private let more: [UInt8]
+    private let interval: Double
+
+    init(port: Int, count: Int, opening: [UInt8], more: [UInt8], interval: Double) {
+        self.port = port
+        self.count = count
+        self.opening = opening
+        self.more = more
+        self.interval = interval
+    }
+
+    /// Starts the clients.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "FloodingClientSwarm"
+        thread.start()
+    }
+
+    /// The totals so far.
+    var counts: Counts { control.withLock { $0.counts } }
+
+    /// Waits until the server has closed `cutOff` connections, at most `timeout` seconds.
+    func waitUntilCutOff(_ cutOff: Int, timeout: Double) -> Bool {
+        control.withLock(waitingUntil: Date(timeIntervalSinceNow: timeout), for: { $0.counts.cutOff >= cutOff }) { _, ready in ready }
+    }
+
+    /// Stops and closes every client; returns the totals.
+    @discardableResult
+    func stop() -> Counts {
+        control.withLock { $0.stopRequested = true }
+        return control.withLock(waitingUntil: Date(timeIntervalSinceNow: 10), for: { $0.finished }) { control, _ in control.counts }
+    }
+
+    private func run() {
+        var sockets = [Int32](repeating: -1, count: count)
+        // Per client: what is still to send, and from where.
+        var pending = [[UInt8]](repeating: [], count: count)
+        var offsets = [Int](repeating: 0, count: count)
+        while !control.withLock({ $0.stopRequested }) {
+            var connections = 0, cutOff = 0
+            for index in 0..<count {
+                if sockets[index] < 0 {
+                    guard let descriptor = LoopbackClient.connect(port: port) else { continue }
+                    sockets[index] = descriptor
+                    pending[index] = opening
+                    offsets[index] = 0
+                    connections += 1
+                } else if offsets[index] >= pending[index].count {
+                    pending[index] = more
+                    offsets[index] = 0
+                }
+                switch Socket.sendAvailable(sockets[index], pending[index], from: offsets[index]) {
+                case .complete: offsets[index] = pending[index].count
+                case .partial(let sent): offsets[index] += sent
+                case .failed:
+                    Socket.closeDescriptor(sockets[index])
+                    sockets[index] = -1
+                    cutOff += 1
+                }
+            }
+            control.withLock {
+                $0.counts.connections += connections
+                $0.counts.cutOff += cutOff
+            }
+            usleep(useconds_t(interval * 1_000_000))
+        }
+        for descriptor in sockets where descriptor >= 0 { Socket.closeDescriptor(descriptor) }
+        control.withLock { $0.finished = true }
+    }
+}
+
 #if canImport(Glibc)
 private let systemConnect = Glibc.connect
 #else

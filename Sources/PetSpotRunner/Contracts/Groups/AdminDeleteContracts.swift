@@ -38,13 +38,13 @@ struct AdminDeleteContracts: BackendContractGroup {
             return
         case .success(let value): created = value
         }
-        let id = created.id
-        let details = BackendTarget.getRequest("/api/v1/announcements/\(id)")
+        let announcement = created.path
+        let details = BackendTarget.getRequest(announcement.details)
 
         /// Sends a delete that must be refused with `expected`, then requires the announcement to
         /// still be there.
         func refused(_ contract: String, path: String, authorization: String?, _ expected: ErrorExpectation) async throws(GroupStop) {
-            var request = BackendTarget.adminDeleteRequest(id: id, authorization: authorization)
+            var request = BackendTarget.adminDeleteRequest(announcement, authorization: authorization)
             request.path = path
             let attempt = try await backend.exchange(request)
             if let problem = backend.problem(attempt.response, expected) {
@@ -61,15 +61,15 @@ struct AdminDeleteContracts: BackendContractGroup {
             backend.record(contract, problem, problem == nil ? attempt : after, expected: "200 (the announcement is still there)")
         }
 
-        let adminPath = "/api/admin/v1/announcements/\(id)", aliasPath = "/api/v1/announcements/\(id)"
+        let adminPath = announcement.adminDelete, aliasPath = announcement.details
         try await refused(Self.noToken, path: adminPath, authorization: nil, Self.missing)
         try await refused(Self.wrongToken, path: adminPath, authorization: "petspot-contracts-wrong-\(UUID().uuidString.lowercased())", Self.invalid)
         if let token { try await refused(Self.scheme, path: adminPath, authorization: "Bearer \(token)", Self.invalid) }
         try await refused(Self.alias, path: aliasPath, authorization: nil, Self.missing)
-        guard let token, !backend.target.isDeleted(id) else { return }
+        guard let token, !backend.target.isDeleted(announcement.id) else { return }
 
         // With the token, through the alias route: 204, then gone.
-        var request = BackendTarget.adminDeleteRequest(id: id, authorization: token)
+        var request = BackendTarget.adminDeleteRequest(announcement, authorization: token)
         request.path = aliasPath
         let deletion = try await backend.exchange(request)
         if case .success(let response) = deletion.response, response.status == 204 {
@@ -78,7 +78,7 @@ struct AdminDeleteContracts: BackendContractGroup {
         } else {
             backend.record(Self.deletes, "expected 204, got \(Self.statusText(deletion.response))", deletion, expected: "204")
         }
-        let unknown = try await backend.exchange(BackendTarget.adminDeleteRequest(id: UUID().uuidString.lowercased(), authorization: token))
+        let unknown = try await backend.exchange(BackendTarget.adminDeleteRequest(AnnouncementPath(uuid: UUID()), authorization: token))
         backend.record(Self.unknown, backend.problem(unknown.response, DetailsContracts.notFound), unknown, expected: DetailsContracts.notFound.description)
     }
 

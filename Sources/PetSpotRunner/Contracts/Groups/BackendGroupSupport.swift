@@ -158,8 +158,10 @@ package struct SharedBehaviourObservations: Sendable {
     package struct Failure: Sendable {
         /// The request.
         package var request: TransportRequest
-        /// Its answer.
+        /// Its answer, the body cut after ``AnswerExcerpt/keptBodyBytes``.
         package var response: TransportResponse
+        /// The full length of the answer's body.
+        package var bodyLength: Int
         /// What is wrong.
         package var problem: String
     }
@@ -180,7 +182,8 @@ package struct SharedBehaviourObservations: Sendable {
             }
             failed += 1
             if failures.count < ContractRecorder.maxFailuresKept {
-                failures.append(Failure(request: request, response: response, problem: problem))
+                let kept = AnswerExcerpt.kept(response)
+                failures.append(Failure(request: request, response: kept.response, bodyLength: kept.bodyLength, problem: problem))
             }
         }
     }
@@ -334,9 +337,10 @@ package enum SampleImage {
     }
 }
 
-/// The photo upload the app sends: multipart/form-data with one file part, Basic auth `id:password`.
+/// The photo upload the app sends to `announcement`: multipart/form-data with one file part, Basic
+/// auth `id:password` (none when `password` is `nil`).
 package func photoUploadRequest(
-    id: String, password: String?, partName: String = "photo", fileName: String, contentType: String, bytes: Data
+    _ announcement: AnnouncementPath, password: String?, partName: String = "photo", fileName: String, contentType: String, bytes: Data
 ) -> TransportRequest {
     let boundary = "PetSpotContractsPhoto7c1e"
     var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(partName)\"; filename=\"\(fileName)\"\r\n".utf8)
@@ -344,8 +348,8 @@ package func photoUploadRequest(
     body.append(bytes)
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
     var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)"), ("Accept", "application/json")]
-    if let password { headers.append(("Authorization", "Basic " + Data("\(id):\(password)".utf8).base64EncodedString())) }
-    return TransportRequest(method: "POST", path: "/api/v1/announcements/\(id)/photos", headers: headers, body: body)
+    if let password { headers.append(("Authorization", "Basic " + Data("\(announcement.id):\(password)".utf8).base64EncodedString())) }
+    return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
 }
 
 /// Great-circle geometry on the sphere production uses (R = 6371 km).

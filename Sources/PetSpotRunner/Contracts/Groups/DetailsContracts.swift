@@ -23,12 +23,12 @@ struct DetailsContracts: BackendContractGroup {
         case .failure(let setup):
             backend.recordSetupFailure([Self.sameAsCreate], setup, what: "creating an announcement")
         case .success(let created):
-            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+            let read = try await backend.exchange(BackendTarget.getRequest(created.path.details))
             backend.record(
                 Self.sameAsCreate, Self.sameAsCreateProblem(read.response, created: created.answer, schemas: backend.schemas), read,
                 expected: "200 with the create answer's members, no managementPassword", password: created.password)
         }
-        let unknown = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        let unknown = try await backend.exchange(BackendTarget.getRequest(AnnouncementPath(uuid: UUID()).details))
         backend.record(Self.unknown, backend.problem(unknown.response, Self.notFound), unknown, expected: Self.notFound.description)
         let malformed = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/not-a-uuid"))
         backend.record(Self.malformed, backend.problem(malformed.response, Self.notFound), malformed, expected: Self.notFound.description)

@@ -69,7 +69,7 @@ struct EchoContracts: BackendContractGroup {
             return
         case .success(let value): created = value
         }
-        let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(created.id)"))
+        let read = try await backend.exchange(BackendTarget.getRequest(created.path.details))
         let details = successObject(read.response, status: 200)
         for (contract, fields) in groups {
             let expected = "{" + fields.map { "\"\($0.name)\": \($0.echoed.serialized())" }.joined(separator: ", ") + "}"

@@ -19,13 +19,17 @@ import PetSpotMockTransport
 /// statistically and runs more cases while one is undecided. The run stops early at the time
 /// budget, which is then judged by the observed shares.
 ///
-/// **Shrinking.** Each distinct cause (up to ``maxFailures``, in the order they were found) is
-/// shrunk by the engine: the same property from the same seed, failing only on cases with that
-/// cause, finds the same first case again (its answers come from the cache) and shrinks it while
-/// the cause stays. Fields that play no part shrink back to their simplest valid value.
+/// **Shrinking.** Each distinct cause, in the order found, is shrunk by the engine: the same
+/// property from the same seed, failing only on cases with that cause, finds the same first case
+/// again (its answers come from the cache) and shrinks it while the cause stays. Fields that play
+/// no part shrink back to their simplest valid value. A cause whose shrunk case carries the same
+/// offending characters as a group's first cause, in other fields, joins that group
+/// (``CauseGroup``): one failure that lists the fields. ``maxFailures`` counts groups; past it
+/// every cause is still recorded, unshrunk.
 ///
 /// **No false pass.** A contract none of whose cases reached an answer fails; so do an unmet
-/// coverage requirement and a generator give-up, each with its reason.
+/// coverage requirement and a generator give-up, each with its reason. An adapter that never
+/// answered is not explored further (``AdapterOracle/setupFailure``).
 public struct FlowContracts: Sendable {
     /// Who answers the cases.
     let oracle: any FlowOracle
@@ -42,7 +46,7 @@ public struct FlowContracts: Sendable {
     let shrinkSeconds: Double
     /// Seconds the exploration may take.
     let budgetSeconds: Double
-    /// Distinct causes shrunk and shown at most.
+    /// Groups of causes shrunk and shown at most (every other cause is listed unshrunk).
     let maxFailures: Int
     /// The command line that replays this run.
     let replay: String
@@ -53,8 +57,8 @@ public struct FlowContracts: Sendable {
 
     /// Creates the contract set: `oracle` answers the cases; `validators` check every submitted
     /// payload (``ContractSchemas/payloadValidators``, or ``PayloadValidator/modelDecoder``);
-    /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each of at most
-    /// `maxFailures` distinct causes is shrunk for up to `shrinkSeconds`; `replay` is the command
+    /// `cases` run from `seed` before coverage is judged, within `budgetSeconds`; each cause of
+    /// at most `maxFailures` groups is shrunk for up to `shrinkSeconds`; `replay` is the command
     /// line a failure names to replay the run; with `checksBackend`, every submitted payload is
     /// also sent to a strict in-process mock; `stopSignal` ends the runs early when stopped.
     public init(
@@ -147,6 +151,10 @@ public struct FlowContracts: Sendable {
         var description: String { "the time budget was reached" }
     }
 
+    private struct SetupFailed: Error, CustomStringConvertible {
+        var description: String { "the adapter never answered a question" }
+    }
+
     private struct CauseFound: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
@@ -202,8 +210,11 @@ public struct FlowContracts: Sendable {
         let budget = Duration.milliseconds(Int64(budgetSeconds * 1000))
 
         // Exploring: every case checked, causes collected, boundaries labelled.
+        let adapter = oracle as? AdapterOracle
         let exploration = property("flow answers") { flowCase in
             if ContinuousClock.now - start > budget { throw BudgetReached() }
+            // An adapter that never answered (a setup mistake) is asked nothing more.
+            if adapter?.setupFailure != nil { throw SetupFailed() }
             let evaluation = evaluate(flowCase, cache: cache)
             // A case answered while the run was being stopped may have been cut short: not counted.
             if stopSignal?.isStopped == true { return true }
@@ -268,19 +279,54 @@ public struct FlowContracts: Sendable {
         }
         recorder.setCoverage(BoundaryCoverage(cases: explored.cases, rows: rows, verdict: verdict))
 
-        // Shrinking: each distinct cause once, in the order found.
-        let (ordered, facets) = Self.distinct(explored.causes)
-        var failures: [String: [ContractFailure]] = [:]
-        for (cause, record) in ordered.prefix(maxFailures) {
-            var failure = shrunkFailure(cause, record, cache: cache)
+        // Shrinking: each distinct cause once, in the order found (nothing to shrink when the
+        // adapter never answered); causes that fail the same way in other fields join the
+        // first one's group. --max-failures counts groups; every cause found is listed, those
+        // past the cap unshrunk.
+        let (ordered, facets) = adapter?.setupFailure == nil ? Self.distinct(explored.causes) : ([], [:])
+        var groups: [CauseGroup] = []
+        var unshrunk: [(key: FailureCause, value: CauseRecord)] = []
+        var shrinks = 0
+        var shrinkTime: [String: Double] = [:]
+        for (cause, record) in ordered {
+            let full = groups.count >= maxFailures
+            // Past the cap a cause is only worth shrinking when it may join a group (it carries
+            // a group's offending character), and only so many times.
+            if full {
+                let first = CauseSignature(cause, in: record.firstCase)
+                let hopeful = groups.contains { group in
+                    guard let characters = group.signature?.characters, !characters.isEmpty, let first else { return false }
+                    return !characters.isDisjoint(with: first.characters)
+                }
+                if !hopeful || shrinks >= maxFailures * 3 || stopSignal?.isStopped == true {
+                    unshrunk.append((cause, record))
+                    continue
+                }
+            }
+            let shrinkStart = ContinuousClock.now
+            var (failure, shown) = shrunkFailure(cause, record, cache: cache)
+            shrinkTime[cause.contract, default: 0] += Self.seconds(since: shrinkStart)
+            shrinks += 1
             if let also = facets[cause], !also.isEmpty {
                 failure.message += " (also shows as: " + also.map { "[\($0.contract)] \($0.kind)" }.joined(separator: "; ") + ")"
             }
-            failures[cause.contract, default: []].append(failure)
+            let member = CauseGroup.Member(cause: cause, record: record, shown: shown)
+            if let index = groups.firstIndex(where: { $0.admits(member) }) {
+                groups[index].add(member)
+            } else if !full {
+                groups.append(CauseGroup(member, failure: failure))
+            } else {
+                unshrunk.append((cause, record))
+            }
         }
-        if ordered.count > maxFailures {
-            let rest = ordered.dropFirst(maxFailures).map { "[\($0.key.contract)] \($0.key) (\($0.value.count) cases)" }
-            recorder.note("\(rest.count) more distinct cause(s) of failure, not shrunk (raise --max-failures to see them): " + rest.joined(separator: "; "))
+        var failures: [String: [ContractFailure]] = [:]
+        for group in groups { failures[group.members[0].cause.contract, default: []].append(group.groupedFailure) }
+        for (cause, record) in unshrunk {
+            failures[cause.contract, default: []].append(ContractFailure(
+                message: "\(cause): not shrunk: --max-failures \(maxFailures) causes were shown first (raise it to shrink this one)",
+                caseId: "first seen in case \(record.index + 1) of seed \(seed), \(record.count) case\(record.count == 1 ? "" : "s") with this cause",
+                seed: seed, replay: replay,
+                cause: ContractFailure.Cause(fields: cause.fields, kind: cause.kind, cases: record.count, shrunk: false)))
         }
 
         // Recording.
@@ -295,9 +341,12 @@ public struct FlowContracts: Sendable {
                     message: "not checked: no case reached an answer (the adapter answered none of \(explored.cases) questions)",
                     seed: seed, replay: replay))
             }
+            // Every case is checked against every contract at once: the exploration's time is the
+            // coverage contract's (it decides how many cases run), a contract's own time is the
+            // shrinking of its causes, so the rows add up to the group's time.
             recorder.record(
                 group: group, contract: contract, casesRun: max(checked, failed), casesFailed: failed, failures: contractFailures,
-                seconds: exploreSeconds)
+                seconds: shrinkTime[contract] ?? 0)
         }
         var coverageFailures: [ContractFailure] = []
         if let problem {
@@ -313,7 +362,7 @@ public struct FlowContracts: Sendable {
         }
         recorder.record(
             group: group, contract: Self.coverageContract, casesRun: explored.cases, casesFailed: coverageFailures.count,
-            failures: coverageFailures)
+            failures: coverageFailures, seconds: exploreSeconds)
         return Outcome(
             cases: explored.cases, firstFailureSeconds: explored.firstFailure.map(Self.seconds), causes: ordered.map(\.key),
             coverageMet: unmet.isEmpty && problem == nil)
@@ -364,8 +413,10 @@ public struct FlowContracts: Sendable {
         return (roots.sorted { $0.value.order < $1.value.order }, facets)
     }
 
-    /// The failure shown for `cause`: its first case shrunk while the cause stays.
-    private func shrunkFailure(_ cause: FailureCause, _ record: CauseRecord, cache: Locked<[FlowCase: Evaluation]>) -> ContractFailure {
+    /// The failure shown for `cause`: its first case shrunk while the cause stays; and that case.
+    private func shrunkFailure(
+        _ cause: FailureCause, _ record: CauseRecord, cache: Locked<[FlowCase: Evaluation]>
+    ) -> (failure: ContractFailure, shown: FlowCase) {
         let shrinks = cause.contract != FlowAnswerChecks.protocolContract
         let search = property(cause.contract) { flowCase in
             let evaluation = evaluate(flowCase, cache: cache)
@@ -392,7 +443,7 @@ public struct FlowContracts: Sendable {
             if case .failure(let error) = exchange.result { return "(no answer: \(error.description))" }
             return "(no answer)"
         }()
-        return ContractFailure(
+        let failure = ContractFailure(
             message: "\(cause): \(message)\(note)",
             caseId: "question id \(exchange.id); first seen in case \(record.index + 1) of seed \(seed), \(record.count) case\(record.count == 1 ? "" : "s") with this cause",
             request: ReportedRequest(method: "QUESTION", path: isAdapter ? "adapter stdin" : "reference model", body: exchange.question),
@@ -400,6 +451,7 @@ public struct FlowContracts: Sendable {
             actual: actual, shrunkInput: shrinks ? shown.json : nil, originalInput: shrinks ? original?.json : shown.json,
             seed: seed, replay: replay,
             cause: ContractFailure.Cause(fields: cause.fields, kind: cause.kind, cases: record.count, shrunk: shrinks))
+        return (failure, shown)
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
@@ -427,12 +479,12 @@ struct FlowAnswerContracts: ContractGroup {
             maxFailures: flows.maxFailures, replay: session.replay, checksBackend: flows.usesMock, stopSignal: flows.stopSignal)
         let name = self.name
         _ = await runOnDedicatedThread { contracts.run(group: name, recorder: session.recorder, progress: session.progress) }
-        if let adapter = flows.oracle as? AdapterOracle, let status = adapter.commandNotRunnable {
+        // An adapter that never answered is a setup mistake: one paragraph and exit 2, no report
+        // (unless the run was interrupted, which has its own report and exit code).
+        if let adapter = flows.oracle as? AdapterOracle, let failure = adapter.setupFailure, flows.stopSignal?.isStopped != true {
             adapter.finish()
             session.progress?.finish()
-            throw .configuration(
-                "--sut '\(adapter.command)' could not be run (the shell exited with status \(status): command not found or not executable)",
-                command: "check")
+            throw .configuration(failure.paragraph, command: "check")
         }
     }
 }

@@ -34,8 +34,8 @@ struct ListContracts: BackendContractGroup {
     struct ParameterCase {
         /// The contract the case is reported under.
         let contract: String
-        /// The query string after `?`.
-        let query: String
+        /// The query's parameters, in order (values percent-encoded when sent).
+        let query: [(String, String)]
         /// The answer it must get.
         let expected: ErrorExpectation
     }
@@ -43,21 +43,21 @@ struct ListContracts: BackendContractGroup {
     /// The bad queries: each parameter missing its partner, out of range, not a number, and every bad range.
     static var parameterCases: [ParameterCase] {
         let lat = "\(centre.lat)", lng = "\(centre.lng)"
-        func bad(_ contract: String, _ query: String, _ message: String) -> ParameterCase {
+        func bad(_ contract: String, _ query: [(String, String)], _ message: String) -> ParameterCase {
             ParameterCase(contract: contract, query: query, expected: ErrorExpectation(400, "INVALID_PARAMETER", message: message))
         }
         return [
-            bad("lat without lng answers 400 INVALID_PARAMETER", "lat=\(lat)&range=1", "Parameter 'lng' is required when 'lat' is provided"),
-            bad("lng without lat answers 400 INVALID_PARAMETER", "lng=\(lng)&range=1", "Parameter 'lat' is required when 'lng' is provided"),
-            bad("lat=91 answers 400 INVALID_PARAMETER", "lat=91&lng=\(lng)&range=1", "Parameter 'lat' must be between -90 and 90"),
-            bad("lat=-90.5 answers 400 INVALID_PARAMETER", "lat=-90.5&lng=\(lng)&range=1", "Parameter 'lat' must be between -90 and 90"),
-            bad("lng=180.5 answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=180.5&range=1", "Parameter 'lng' must be between -180 and 180"),
-            bad("lat that is not a number answers 400 INVALID_PARAMETER", "lat=north&lng=\(lng)&range=1", "Parameter 'lat' must be a valid number"),
-            bad("lng that is not a number answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=west&range=1", "Parameter 'lng' must be a valid number"),
-            bad("range that is not a number answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=\(lng)&range=far", "Parameter 'range' must be a valid number"),
-            bad("range=0 answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=\(lng)&range=0", "Parameter 'range' must be greater than zero"),
-            bad("a negative range answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=\(lng)&range=-5", "Parameter 'range' must be a positive number"),
-            bad("range=1.5 answers 400 INVALID_PARAMETER", "lat=\(lat)&lng=\(lng)&range=1.5", "Parameter 'range' must be an integer"),
+            bad("lat without lng answers 400 INVALID_PARAMETER", [("lat", lat), ("range", "1")], "Parameter 'lng' is required when 'lat' is provided"),
+            bad("lng without lat answers 400 INVALID_PARAMETER", [("lng", lng), ("range", "1")], "Parameter 'lat' is required when 'lng' is provided"),
+            bad("lat=91 answers 400 INVALID_PARAMETER", [("lat", "91"), ("lng", lng), ("range", "1")], "Parameter 'lat' must be between -90 and 90"),
+            bad("lat=-90.5 answers 400 INVALID_PARAMETER", [("lat", "-90.5"), ("lng", lng), ("range", "1")], "Parameter 'lat' must be between -90 and 90"),
+            bad("lng=180.5 answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", "180.5"), ("range", "1")], "Parameter 'lng' must be between -180 and 180"),
+            bad("lat that is not a number answers 400 INVALID_PARAMETER", [("lat", "north"), ("lng", lng), ("range", "1")], "Parameter 'lat' must be a valid number"),
+            bad("lng that is not a number answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", "west"), ("range", "1")], "Parameter 'lng' must be a valid number"),
+            bad("range that is not a number answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", lng), ("range", "far")], "Parameter 'range' must be a valid number"),
+            bad("range=0 answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", lng), ("range", "0")], "Parameter 'range' must be greater than zero"),
+            bad("a negative range answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", lng), ("range", "-5")], "Parameter 'range' must be a positive number"),
+            bad("range=1.5 answers 400 INVALID_PARAMETER", [("lat", lat), ("lng", lng), ("range", "1.5")], "Parameter 'range' must be an integer"),
         ]
     }
 
@@ -83,7 +83,7 @@ struct ListContracts: BackendContractGroup {
     func check(_ backend: GroupBackend) async throws(GroupStop) {
         let oracleContracts = Self.oracleContracts
         try await backend.forEach(Self.parameterCases) { item throws(GroupStop) in
-            let exchange = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?\(item.query)"))
+            let exchange = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(item.query)))
             backend.record(item.contract, backend.problem(exchange.response, item.expected), exchange, expected: item.expected.description)
         }
 
@@ -102,7 +102,7 @@ struct ListContracts: BackendContractGroup {
             case .success(let created):
                 if hasPhoto {
                     let upload = try await backend.exchange(photoUploadRequest(
-                        id: created.id, password: created.password, fileName: "pet.png", contentType: "image/png",
+                        created.path, password: created.password, fileName: "pet.png", contentType: "image/png",
                         bytes: SampleImage.png(tag: "petspot-contracts list \(index)")))
                     guard case .success(let response) = upload.response, response.status == 201 else {
                         for contract in oracleContracts {
@@ -119,27 +119,27 @@ struct ListContracts: BackendContractGroup {
         let isOwn = { (id: String) in target.didCreate(id) }
 
         // Unfiltered: every announcement of the run with a photo, none without.
-        let all = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements"))
+        let all = try await backend.exchange(BackendTarget.getRequest(RequestPath.list([])))
         backend.record(
             Self.onlyWithPhoto, Self.listProblem(all.response, placed: placed, range: nil, schemas: backend.schemas, isOwn: isOwn), all,
             expected: "200, the run's announcements with a photo and not the one without")
-        let empty = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat="))
+        let empty = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(["lat": ""])))
         backend.record(
             Self.emptyAbsent, Self.listProblem(empty.response, placed: placed, range: nil, schemas: backend.schemas, isOwn: isOwn), empty,
             expected: "200, unfiltered: the run's announcements with a photo")
 
         // Filtered.
-        let byDefault = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)"))
+        let byDefault = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(["lat": lat, "lng": lng])))
         backend.record(
             Self.defaultRange, Self.listProblem(byDefault.response, placed: placed, range: 5, schemas: backend.schemas, isOwn: isOwn), byDefault,
             expected: Self.expectedText(placed, range: 5))
         for range in Self.queriedRanges {
-            let answer = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)&lng=\(lng)&range=\(range)"))
+            let answer = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(["lat": lat, "lng": lng, "range": "\(range)"])))
             backend.record(
                 Self.ranges, Self.listProblem(answer.response, placed: placed, range: Double(range), schemas: backend.schemas, isOwn: isOwn), answer,
                 expected: Self.expectedText(placed, range: Double(range)))
         }
-        let sloppy = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements?lat=\(lat)abc&lng=\(lng)&range=1"))
+        let sloppy = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(["lat": lat + "abc", "lng": lng, "range": "1"])))
         backend.record(
             Self.parseFloat, Self.listProblem(sloppy.response, placed: placed, range: 1, schemas: backend.schemas, isOwn: isOwn), sloppy,
             expected: Self.expectedText(placed, range: 1))

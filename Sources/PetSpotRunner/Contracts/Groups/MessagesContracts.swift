@@ -18,12 +18,13 @@ struct MessagesContracts: BackendContractGroup {
         let contract: String
         /// The answer it must get.
         let expected: ErrorExpectation
-        /// The request, given a fresh valid create body and the photo announcement's id and password.
-        let request: @Sendable (_ base: JSONObject, _ id: String, _ password: String) -> TransportRequest
+        /// The request, given a fresh valid create body and the photo announcement (`nil` for the
+        /// create cases) and its password.
+        let request: @Sendable (_ base: JSONObject, _ announcement: AnnouncementPath?, _ password: String) -> TransportRequest
     }
 
     /// A create request: a fresh valid body changed by `change`.
-    static func create(_ change: @escaping @Sendable (inout JSONObject) -> Void) -> @Sendable (JSONObject, String, String) -> TransportRequest {
+    static func create(_ change: @escaping @Sendable (inout JSONObject) -> Void) -> @Sendable (JSONObject, AnnouncementPath?, String) -> TransportRequest {
         { base, _, _ in
             var body = base
             change(&body)
@@ -85,18 +86,20 @@ struct MessagesContracts: BackendContractGroup {
              }),
     ]
 
-    /// A photo upload to the case's announcement (or `id`), with the Authorization `authorization` makes, a PNG or `bytes`, or no file.
+    /// A photo upload to the case's announcement (or `announcement`), with the Authorization
+    /// `authorization` makes from the id and password, a PNG or `bytes`, or no file.
     static func photo(
-        id override: String? = nil, authorization: @escaping @Sendable (String, String) -> String?, file: Bool = true, bytes: Data = SampleImage.png(tag: "petspot-contracts messages")
-    ) -> @Sendable (JSONObject, String, String) -> TransportRequest {
-        { _, id, password in
-            let target = override ?? id
-            var request = photoUploadRequest(id: target, password: nil, fileName: "pet.png", contentType: "image/png", bytes: bytes)
+        to override: AnnouncementPath? = nil, authorization: @escaping @Sendable (String, String) -> String?, file: Bool = true,
+        bytes: Data = SampleImage.png(tag: "petspot-contracts messages")
+    ) -> @Sendable (JSONObject, AnnouncementPath?, String) -> TransportRequest {
+        { _, announcement, password in
+            let target = override ?? announcement ?? AnnouncementPath(uuid: UUID())
+            var request = photoUploadRequest(target, password: nil, fileName: "pet.png", contentType: "image/png", bytes: bytes)
             if !file {
                 let boundary = "PetSpotContractsPhoto7c1e"
                 request.body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nno photo here\r\n--\(boundary)--\r\n".utf8)
             }
-            if let value = authorization(target, password) { request.headers.append(("Authorization", value)) }
+            if let value = authorization(target.id, password) { request.headers.append(("Authorization", value)) }
             return request
         }
     }
@@ -106,7 +109,7 @@ struct MessagesContracts: BackendContractGroup {
 
     /// The photo upload cases (against one announcement created for them).
     static var photoCases: [Case] {
-        let unknownId = UUID().uuidString.lowercased()
+        let unknown = AnnouncementPath(uuid: UUID())
         let unauthenticated = { (message: String) in ErrorExpectation(401, "UNAUTHENTICATED", message: message) }
         return [
             Case(contract: "photo, no Authorization: \"Authorization header is required\"", expected: unauthenticated("Authorization header is required"),
@@ -123,8 +126,8 @@ struct MessagesContracts: BackendContractGroup {
             Case(contract: "photo, empty password: \"Username and password cannot be empty\"", expected: unauthenticated("Username and password cannot be empty"),
                  request: photo(authorization: { id, _ in basic(id + ":") })),
             Case(contract: "photo, unknown id: \"Announcement with ID {id} not found\"",
-                 expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(unknownId) not found"),
-                 request: photo(id: unknownId, authorization: { id, password in basic("\(id):\(password)") })),
+                 expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(unknown.id) not found"),
+                 request: photo(to: unknown, authorization: { id, password in basic("\(id):\(password)") })),
             Case(contract: "photo, wrong password: \"Invalid credentials for this announcement\"",
                  expected: ErrorExpectation(403, "UNAUTHORIZED", message: "Invalid credentials for this announcement"),
                  request: photo(authorization: { id, password in basic("\(id):\(password == "100000" ? "100001" : "100000")") })),
@@ -160,7 +163,7 @@ struct MessagesContracts: BackendContractGroup {
         }
 
         try await backend.forEach(Self.createCases) { item throws(GroupStop) in
-            let answer = try await backend.exchange(item.request(backend.basePayload(), "", ""))
+            let answer = try await backend.exchange(item.request(backend.basePayload(), nil, ""))
             backend.record(item.contract, backend.problem(answer.response, item.expected), answer, expected: item.expected.description)
         }
 
@@ -172,7 +175,7 @@ struct MessagesContracts: BackendContractGroup {
         case .success(let value): created = value
         }
         try await backend.forEach(photoCases) { item throws(GroupStop) in
-            let answer = try await backend.exchange(item.request(JSONObject(), created.id, created.password))
+            let answer = try await backend.exchange(item.request(JSONObject(), created.path, created.password))
             backend.record(
                 item.contract, backend.problem(answer.response, item.expected), answer, expected: item.expected.description,
                 password: created.password)

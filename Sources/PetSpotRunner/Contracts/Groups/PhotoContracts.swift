@@ -33,7 +33,7 @@ struct PhotoContracts: BackendContractGroup {
             return
         case .success(let value): created = value
         }
-        let id = created.id, password = created.password
+        let announcement = created.path, password = created.password
         let tag = "petspot-contracts \(backend.target.microchips.prefix) \(UUID().uuidString.lowercased())"
         let firstPNG = SampleImage.png(tag: tag + " first"), secondPNG = SampleImage.png(tag: tag + " second")
         let jpeg = SampleImage.jpeg(tag: tag + " third")
@@ -41,14 +41,14 @@ struct PhotoContracts: BackendContractGroup {
             backend.record(contract, problem, exchange, expected: expected, password: password)
         }
         func upload(_ bytes: Data, declared: String, fileName: String) async throws(GroupStop) -> (BackendTarget.Exchange, String?) {
-            let exchange = try await backend.exchange(photoUploadRequest(id: id, password: password, fileName: fileName, contentType: declared, bytes: bytes))
+            let exchange = try await backend.exchange(photoUploadRequest(announcement, password: password, fileName: fileName, contentType: declared, bytes: bytes))
             switch exchange.response {
             case .failure(let error): return (exchange, "the upload got no answer: \(error.description)")
             case .success(let response): return (exchange, response.status == 201 ? nil : "the upload answered \(response.status), expected 201")
             }
         }
         func photoURL() async throws(GroupStop) -> (BackendTarget.Exchange, Result<String, ProblemText>) {
-            let read = try await backend.exchange(BackendTarget.getRequest("/api/v1/announcements/\(id)"))
+            let read = try await backend.exchange(BackendTarget.getRequest(announcement.details))
             switch successObject(read.response, status: 200) {
             case .failure(let problem): return (read, .failure(ProblemText("details: \(problem)")))
             case .success(let object):
@@ -75,7 +75,7 @@ struct PhotoContracts: BackendContractGroup {
 
         // An animated PNG is no photo.
         let apng = try await backend.exchange(photoUploadRequest(
-            id: id, password: password, fileName: "animated.png", contentType: "image/png", bytes: SampleImage.png(tag: tag, animated: true)))
+            announcement, password: password, fileName: "animated.png", contentType: "image/png", bytes: SampleImage.png(tag: tag, animated: true)))
         record(Self.animated, backend.problem(apng.response, Self.notAnImage), apng, Self.notAnImage.description)
 
         // A PNG declared as JPEG: the extension follows the bytes.
@@ -87,7 +87,7 @@ struct PhotoContracts: BackendContractGroup {
             }
             return
         }
-        let pngPath = "/images/\(id).png", jpegPath = "/images/\(id).jpeg"
+        let pngPath = announcement.image(extension: "png"), jpegPath = announcement.image(extension: "jpeg")
         let (read, url) = try await photoURL()
         switch url {
         case .failure(let problem): record(Self.detectedExtension, problem.description, read, "photoUrl \(pngPath)")
@@ -126,7 +126,7 @@ struct PhotoContracts: BackendContractGroup {
 
         // Deleting the announcement removes the photo.
         guard let token = backend.adminToken else { return }
-        let deletion = try await backend.exchange(BackendTarget.adminDeleteRequest(id: id, authorization: token))
+        let deletion = try await backend.exchange(BackendTarget.adminDeleteRequest(announcement, authorization: token))
         guard case .success(let response) = deletion.response, response.status == 204 else {
             record(Self.deleteRemoves, "the delete answered \(AdminDeleteContracts.statusText(deletion.response)), expected 204", deletion, "204")
             return

@@ -30,13 +30,13 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
         let target = backend.target
         try await backend.forEach(cases) { item throws(GroupStop) in
             let contract = Self.contractName(item)
-            let targetId: String
+            let announcement: AnnouncementPath
             switch item.announcement {
-            case .created: targetId = created.id
-            case .unknown: targetId = UUID().uuidString.lowercased()
-            case .malformed: targetId = PhotoUploadCase.Target.malformedID
+            case .created: announcement = created.path
+            case .unknown: announcement = AnnouncementPath(uuid: UUID())
+            case .malformed: announcement = AnnouncementPath(constant: PhotoUploadCase.Target.malformedID)
             }
-            let request = Self.photoRequest(item, announcementId: targetId, credentials: PhotoCredentials(id: targetId, password: created.password))
+            let request = Self.photoRequest(item, announcement: announcement, credentials: PhotoCredentials(id: announcement.id, password: created.password))
             let answer = try await backend.send(request)
             let expected = item.expected(for: backend.profile)
             var problem: String?
@@ -60,7 +60,7 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
     }
 
     /// The multipart upload request a catalog case describes.
-    static func photoRequest(_ item: PhotoUploadCase, announcementId: String, credentials: PhotoCredentials) -> TransportRequest {
+    static func photoRequest(_ item: PhotoUploadCase, announcement: AnnouncementPath, credentials: PhotoCredentials) -> TransportRequest {
         let boundary = "PetSpotContractsBoundary5f2a"
         var body = Data()
         for part in item.otherParts {
@@ -75,6 +75,6 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
         body.append(Data("--\(boundary)--\r\n".utf8))
         var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)")]
         if let authorization = item.authorization.headerValue(with: credentials) { headers.append(("Authorization", authorization)) }
-        return TransportRequest(method: "POST", path: "/api/v1/announcements/\(announcementId)/photos", headers: headers, body: body)
+        return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
     }
 }

@@ -107,7 +107,8 @@ package struct RegressionReplay: Sendable {
         }
         let exchange = oracle.answer(flowCase)
         let problem = FlowAnswerChecks.protocolFailure(exchange) ?? FlowAnswerChecks.referenceMismatch(exchange, reference: expected)
-        guard let problem else { return nil }
+        guard var problem else { return nil }
+        if problem.contains(ReportField.lastSeenDate.name) { problem += " (" + FlowAnswerChecks.latestAllowedDateNote(flowCase.context) + ")" }
         return .failed(ContractFailure(
             message: problem, caseId: id, expected: expected.json(id: exchange.id).serialized(),
             actual: exchange.answerLine ?? "(no answer)", shrunkInput: flowCase.json))

@@ -49,7 +49,7 @@ struct RoutingContracts: BackendContractGroup {
         let health = try await backend.exchange(BackendTarget.getRequest("/api/health"))
         let headHealth = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/health", headers: [("Accept", "application/json")]))
         backend.record(Self.head, Self.headProblem(headHealth.response, get: health.response), headHealth, expected: "200, the GET answer's Content-Type, no body")
-        let headUnknown = try await backend.exchange(TransportRequest(method: "HEAD", path: "/api/v1/announcements/\(UUID().uuidString.lowercased())"))
+        let headUnknown = try await backend.exchange(TransportRequest(method: "HEAD", path: AnnouncementPath(uuid: UUID()).details))
         backend.record(Self.head, Self.headProblem(headUnknown.response, status: 404), headUnknown, expected: "404, Content-Type application/json, no body")
 
         for (contract, coding) in [(Self.gzip, "gzip"), (Self.deflate, "deflate")] {
@@ -110,7 +110,9 @@ struct RoutingContracts: BackendContractGroup {
         for (contract, rule) in [(cors, observed.cors), (contentType, observed.contentType)] {
             if rule.passed > 0 { recorder.pass(group: group, contract: contract, count: rule.passed) }
             for failure in rule.failures {
-                backend.record(contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response))
+                backend.record(
+                    contract, failure.problem, request: failure.request, expected: contract, response: .success(failure.response),
+                    bodyLength: failure.bodyLength)
             }
             for _ in rule.failures.count..<max(rule.failures.count, rule.failed) {
                 recorder.fail(group: group, contract: contract, ContractFailure(message: "another answer broke the rule"))

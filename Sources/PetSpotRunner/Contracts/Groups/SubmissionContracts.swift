@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotFlowGenerators
+import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
@@ -55,7 +56,9 @@ struct SubmissionContracts: BackendContractGroup {
         let flowCase = report.flowCase
         var payload = report.payload
         payload[.chipNumber] = .string(backend.microchip())
-        let recording = RecordingTransport(backend.transport)
+        // The model's submitter puts the created id in the upload's path, with the management
+        // password: an id that is not a single path segment stops it there.
+        let recording = RecordingTransport(CreatedIdCheck(base: backend.transport))
         let outcome = await ReportSubmitter(transport: recording).submit(payload, photo: Self.photo(for: flowCase))
         let exchanges = recording.exchanges
         guard let createExchange = exchanges.first else { return }
@@ -63,7 +66,7 @@ struct SubmissionContracts: BackendContractGroup {
 
         // Create.
         var redactor = backend.target.redactor
-        var createdId: String?
+        var created: AnnouncementPath?
         var createProblem: String?
         var echoProblem: String?
         var photoUrlProblem: String?
@@ -75,8 +78,12 @@ struct SubmissionContracts: BackendContractGroup {
                 createProblem = "expected 201, got \(response.status)"
             } else if let body = try? JSONValue.parse(response.body) {
                 if let password = body["managementPassword"]?.stringValue { redactor = redactor.adding(password) }
-                createdId = body["id"]?.stringValue
-                createProblem = Self.createResponseProblem(body, schemas: session.schemas)
+                switch body["id"]?.stringValue.map(AnnouncementPath.of) {
+                case .success(let path): created = path
+                case .failure(let refusal): createProblem = refusal.answered(by: "create")
+                case nil: break
+                }
+                createProblem = createProblem ?? Self.createResponseProblem(body, schemas: session.schemas)
                 if body["status"] != .string(payload.status.wireValue) {
                     echoProblem = "status is \(body["status"]?.serialized() ?? "missing"), sent \"\(payload.status.wireValue)\""
                 }
@@ -92,7 +99,7 @@ struct SubmissionContracts: BackendContractGroup {
             backend.record(contract, problem, request: exchange.request, expected: expected, response: exchange.response, input: input, redactor: redactor)
         }
         record(Self.create, createProblem, createExchange, expected: createExpected)
-        guard let id = createdId else {
+        guard let created else {
             session.progress?.advance(failed: 1)
             return
         }
@@ -115,7 +122,8 @@ struct SubmissionContracts: BackendContractGroup {
         }
 
         // Read back.
-        let readRequest = BackendTarget.getRequest("/api/v1/announcements/\(id)")
+        let id = created.id
+        let readRequest = BackendTarget.getRequest(created.details)
         let read = try await backend.send(readRequest)
         backend.record(
             Self.readBack, Self.readBackProblem(read, id: id, uploaded: uploaded, schemas: session.schemas), request: readRequest,
@@ -125,7 +133,8 @@ struct SubmissionContracts: BackendContractGroup {
         // point, where production's known rounding defect can leave it out.
         if uploaded {
             let latitude = payload[.latitude]?.serialized() ?? "0", longitude = payload[.longitude]?.serialized() ?? "0"
-            let listRequest = BackendTarget.getRequest("/api/v1/announcements?lat=\(latitude)&lng=\(longitude)&range=1")
+            // The numbers as the payload spells them (`1E+1`), percent-encoded: a raw `+` reads as a space.
+            let listRequest = BackendTarget.getRequest(RequestPath.list(["lat": latitude, "lng": longitude, "range": "1"]))
             let list = try await backend.send(listRequest)
             let target = backend.target
             let judged = Self.listProblem(list, id: id, schemas: session.schemas, isOwn: { target.didCreate($0) })
@@ -140,7 +149,7 @@ struct SubmissionContracts: BackendContractGroup {
 
         // Admin delete, then 404.
         if let adminToken = backend.adminToken {
-            let deleteRequest = BackendTarget.adminDeleteRequest(id: id, authorization: adminToken)
+            let deleteRequest = BackendTarget.adminDeleteRequest(created, authorization: adminToken)
             let deletion = try await backend.send(deleteRequest)
             var problem: String?
             var gone = false
@@ -261,5 +270,30 @@ struct SubmissionContracts: BackendContractGroup {
             }
         }
         return true
+    }
+}
+
+/// A transport for the model's submitter that sends nothing more once a create answered an id
+/// that is not a single path segment (``AnnouncementPath``): the submitter would put it in the
+/// photo upload's path, with the management password.
+struct CreatedIdCheck: AnnouncementTransport {
+    /// The transport wrapped.
+    let base: any AnnouncementTransport
+    /// Why requests are no longer sent, once a create answered such an id.
+    private let refusal = Locked<AnnouncementPath.Refusal?>(nil)
+
+    init(base: any AnnouncementTransport) {
+        self.base = base
+    }
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        if let refused = refusal.withLock({ $0 }) { throw .noConnection("not sent: the create answered an \(refused.description)") }
+        let response = try await base.send(request)
+        if request.method == "POST", request.path == "/api/v1/announcements", response.status == 201,
+            let id = (try? JSONValue.parse(response.body))?["id"]?.stringValue, case .failure(let refused) = AnnouncementPath.of(id)
+        {
+            refusal.withLock { $0 = refused }
+        }
+        return response
     }
 }

@@ -58,8 +58,9 @@ enum ProgramOutcome: Sendable {
 struct SequenceExecutor: Sendable {
     /// Credentials of an announcement a create made.
     struct Credentials: Sendable {
-        var id: String
+        var path: AnnouncementPath
         var password: String
+        var id: String { path.id }
     }
 
     /// What a program needs while it runs: its number, centre, microchip numbers and labels.
@@ -280,12 +281,13 @@ struct SequenceExecutor: Sendable {
         return BackendTarget.createRequest(.object(body))
     }
 
-    /// The credentials a 201 create answered.
+    /// The credentials a 201 create answered. An id that is no single path segment is never sent
+    /// back (the model fails the create's answer; later operations on it go to an id no one has).
     private static func credentials(_ answer: Result<TransportResponse, TransportError>) -> Credentials? {
         guard case .success(let object) = successObject(answer, status: 201), let id = object["id"]?.stringValue,
-            let password = object["managementPassword"]?.stringValue
+            let password = object["managementPassword"]?.stringValue, case .success(let path) = AnnouncementPath.of(id)
         else { return nil }
-        return Credentials(id: id, password: password)
+        return Credentials(path: path, password: password)
     }
 
     /// A new image of `kind`, unique to the run.
@@ -307,7 +309,7 @@ struct SequenceExecutor: Sendable {
         // sends do not depend on which client won.
         var credentials = credentials
         if let slot = operation.slot, credentials[slot] == nil, !isCreate(operation) {
-            credentials[slot] = Credentials(id: UUID().uuidString.lowercased(), password: "100000")
+            credentials[slot] = Credentials(path: AnnouncementPath(uuid: UUID()), password: "100000")
         }
         switch operation {
         case .create(let slot, let chip):
@@ -317,24 +319,24 @@ struct SequenceExecutor: Sendable {
         case .upload(let slot, let kind):
             guard let owner = credentials[slot] else { return nil }
             let bytes = Self.image(kind, tag: "\(context.tag) \(position)")
-            let request = photoUploadRequest(id: owner.id, password: owner.password, fileName: kind.fileName, contentType: kind.mediaType, bytes: bytes)
+            let request = photoUploadRequest(owner.path, password: owner.password, fileName: kind.fileName, contentType: kind.mediaType, bytes: bytes)
             guard let exchange = await send(request, held: held) else { return nil }
             return (step([exchange], images: [bytes]), nil)
         case .details(let slot):
-            guard let owner = credentials[slot], let exchange = await send(BackendTarget.getRequest("/api/v1/announcements/\(owner.id)"), held: held) else { return nil }
+            guard let owner = credentials[slot], let exchange = await send(BackendTarget.getRequest(owner.path.details), held: held) else { return nil }
             return (step([exchange]), nil)
         case .photo(let slot, let kind):
             guard let owner = credentials[slot] else { return nil }
-            let request = TransportRequest(method: "GET", path: "/images/\(owner.id).\(kind.fileExtension)")
+            let request = TransportRequest(method: "GET", path: owner.path.image(extension: kind.fileExtension))
             guard let exchange = await send(request, held: held) else { return nil }
             return (step([exchange]), nil)
         case .list(let near):
-            let path = near ? "/api/v1/announcements?lat=\(context.centre.lat)&lng=\(context.centre.lng)" : "/api/v1/announcements"
+            let path = near ? RequestPath.list(["lat": "\(context.centre.lat)", "lng": "\(context.centre.lng)"]) : RequestPath.list([])
             guard let exchange = await send(BackendTarget.getRequest(path), held: held) else { return nil }
             return (step([exchange]), nil)
         case .delete(let slot):
             guard let owner = credentials[slot], let token = backend.adminToken,
-                let exchange = await send(BackendTarget.adminDeleteRequest(id: owner.id, authorization: token), held: held)
+                let exchange = await send(BackendTarget.adminDeleteRequest(owner.path, authorization: token), held: held)
             else { return nil }
             return (step([exchange]), nil)
         case .fill(let count):
@@ -345,7 +347,7 @@ struct SequenceExecutor: Sendable {
                 exchanges.append(create)
                 guard let made = Self.credentials(create.response) else { break }
                 let bytes = Self.image(.png, tag: "\(context.tag) fill \(index) \(position)")
-                let request = photoUploadRequest(id: made.id, password: made.password, fileName: "pet.png", contentType: "image/png", bytes: bytes)
+                let request = photoUploadRequest(made.path, password: made.password, fileName: "pet.png", contentType: "image/png", bytes: bytes)
                 guard let upload = await send(request, held: held) else { return nil }
                 exchanges.append(upload)
                 images.append(bytes)
@@ -364,13 +366,13 @@ struct SequenceExecutor: Sendable {
     /// (204); returns the requests sent. What is left (a delete that failed) is deleted at cleanup.
     private func deleteCreated(by steps: [ExecutedStep], held: GroupBackend) async -> Int {
         guard let token = backend.adminToken else { return 0 }
-        var created: [String] = []
+        var created: [AnnouncementPath] = []
         var deleted: Set<String> = []
         for step in steps {
             for exchange in step.exchanges {
                 let path = exchange.request.path
                 if exchange.request.method == "POST", path == "/api/v1/announcements", let made = Self.credentials(exchange.response) {
-                    if !created.contains(made.id) { created.append(made.id) }
+                    if !created.contains(made.path) { created.append(made.path) }
                 }
                 if exchange.request.method == "DELETE", case .success(let response) = exchange.response, response.status == 204,
                     let id = BackendTarget.deletedId(path)
@@ -380,8 +382,8 @@ struct SequenceExecutor: Sendable {
             }
         }
         var sent = 0
-        for id in created where !deleted.contains(id) {
-            guard await send(BackendTarget.adminDeleteRequest(id: id, authorization: token), held: held) != nil else { break }
+        for announcement in created where !deleted.contains(announcement.id) {
+            guard await send(BackendTarget.adminDeleteRequest(announcement, authorization: token), held: held) != nil else { break }
             sent += 1
         }
         return sent

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import PetSpotRunner
+
+/// The submission mutation benchmark: each planted submission defect of the adapter
+/// (`--list-defects` rows of field `submission`, whose third column names the property it
+/// breaks) under the submission under faults of a default `check --sut`, over several seeds:
+/// caught when that property fails, with the most faults a failure's shrunk scenario shows. The
+/// unbroken adapter runs too: it must pass every seed.
+///
+/// The adapter is found as ``DefectBenchmark`` finds it (`PETSPOT_BENCH_ADAPTER`, else the example
+/// adapter beside this executable); `PETSPOT_BENCH_SEEDS` sets the seeds (default 10);
+/// `PETSPOT_BENCH_DEFECTS=name,name` runs only those defects.
+enum SubmissionDefectBenchmark {
+    /// One planted submission defect: its name and the property it breaks.
+    struct Defect: Sendable {
+        let name: String
+        let property: String
+    }
+
+    /// The submission defects `command --list-defects` prints.
+    static func defects(of command: String) throws -> [Defect] {
+        try DefectBenchmark.listed(by: command).compactMap { columns in
+            columns.count >= 3 && columns[1] == "submission" ? Defect(name: columns[0], property: columns[2]) : nil
+        }
+    }
+
+    static func run(emit: (BenchmarkFigure) -> Void) throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let command = DefectBenchmark.adapterCommand(environment: environment) else {
+            throw RunnerError.configuration(
+                "bench submission-defects: no adapter found (build petspot-example-adapter, or set PETSPOT_BENCH_ADAPTER)", command: "bench")
+        }
+        let only = Set((environment["PETSPOT_BENCH_DEFECTS"] ?? "").split(separator: ",").map(String.init))
+        let defects = try defects(of: command).filter { only.isEmpty || only.contains($0.name) }
+        let seeds = max(1, Int(environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 10)
+        func runOnce(_ adapter: String, seed: Int) -> (failed: Set<String>, faults: Int, seconds: Double, findings: Int) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let oracle = AdapterOracle(command: adapter, timeout: 5)
+            let report = blockingAwait { try? await SubmissionFaultRun.report(oracle: oracle, seed: UInt64(seed)) }
+            oracle.finish()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            guard let report else { return ([], 0, seconds, 0) }
+            return (SubmissionFaultRun.failedProperties(report), SubmissionFaultRun.mostFaultsShown(report), seconds, report.findings.count)
+        }
+        var passing = 0
+        var times: [Double] = []
+        for seed in 1...seeds {
+            let outcome = runOnce(command, seed: seed)
+            times.append(outcome.seconds)
+            if outcome.failed.isEmpty { passing += 1 }
+        }
+        emit(BenchmarkFigure(
+            "submission_unbroken_adapter_passes", "\(passing)/\(seeds)",
+            "seeds, median \(Benchmarks.format(DefectBenchmark.median(times), decimals: 2)) s per run"))
+        var caught = 0, runs = 0, mostFaults = 0
+        var missed: [String] = []
+        for defect in defects {
+            var caughtSeeds = 0, faults = 0
+            var defectTimes: [Double] = []
+            for seed in 1...seeds {
+                let outcome = runOnce("\(command) --break \(defect.name)", seed: seed)
+                runs += 1
+                defectTimes.append(outcome.seconds)
+                if outcome.failed.contains(defect.property) {
+                    caught += 1
+                    caughtSeeds += 1
+                    faults = max(faults, outcome.faults)
+                } else {
+                    missed.append("\(defect.name) (seed \(seed))")
+                }
+            }
+            mostFaults = max(mostFaults, faults)
+            emit(BenchmarkFigure(
+                "submission_defect_\(defect.name)_caught", "\(caughtSeeds)/\(seeds)",
+                "seeds (\(defect.property)), at most \(faults) fault(s) shown, median \(Benchmarks.format(DefectBenchmark.median(defectTimes), decimals: 2)) s"))
+        }
+        emit(BenchmarkFigure("planted_submission_defects_caught", "\(caught)/\(runs)", "runs (\(defects.count) defects x \(seeds) seeds)"))
+        emit(BenchmarkFigure("planted_submission_defects_most_faults_shown", String(mostFaults), "faults in a shrunk scenario"))
+        emit(BenchmarkFigure("planted_submission_defects_missed", missed.isEmpty ? "none" : missed.joined(separator: ", "), ""))
+    }
+}

@@ -90,8 +90,8 @@ struct SequenceContracts: BackendContractGroup {
             recorder.record(
                 group: name, contract: contract.rawValue, casesRun: failing + passing, casesFailed: failing, failures: shown, seconds: seconds)
         }
-        recorder.note(
-            "\(name): \(outcome.programs) sequences of up to \(outcome.longestProgram) operations (\(outcome.operations) in all; "
+        recorder.describe(group: name,
+            "\(outcome.programs) sequences of up to \(outcome.longestProgram) operations (\(outcome.operations) in all; "
                 + "\(outcome.concurrentPrograms) with 2 or 3 clients at once, \(outcome.scalePrograms) filling 10 or more announcements "
                 + "near one point); \(outcome.exploringRequests) requests exploring, \(outcome.shrinkingRequests) shrinking "
                 + "(allowances \(allowance.exploring) and \(allowance.shrinking))")

@@ -10,6 +10,7 @@
 //   PetSpotSchema, PetSpotContractKit                   JSON Schema validator; the captured contract
 //   PetSpotHTTP, PetSpotMockBackend                     HTTP on sockets; the mock (independent of the model)
 //   PetSpotMockTransport                                the model's submitter straight into the mock
+//   PetSpotReport                                       the contract report and its renderings, redaction
 //   PetSpotRunner -> petspot-contracts                  the contract runner and its command line
 // Benchmarks, the Bowtie harness and test support are targets, not products.
 import PackageDescription
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "PetSpotHTTP", targets: ["PetSpotHTTP"]),
         .library(name: "PetSpotMockBackend", targets: ["PetSpotMockBackend"]),
         .library(name: "PetSpotMockTransport", targets: ["PetSpotMockTransport"]),
+        .library(name: "PetSpotReport", targets: ["PetSpotReport"]),
         .library(name: "PetSpotRunner", targets: ["PetSpotRunner"]),
         .executable(name: "petspot-contracts", targets: ["petspot-contracts"]),
         .executable(name: "petspot-example-adapter", targets: ["petspot-example-adapter"]),
@@ -70,11 +72,14 @@ let package = Package(
         ),
         // The model's submission transport straight into the mock, with no sockets.
         .target(name: "PetSpotMockTransport", dependencies: ["PetSpotModel", "PetSpotMockBackend", "PetSpotHTTP"]),
-        // The contract runner: check, run, mock, adapter driving, reports.
+        // The contract report: what was checked and what failed, its console, JSON, JUnit, HTML and
+        // GitHub renderings, and the redaction of secrets in it.
+        .target(name: "PetSpotReport", dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotConcurrency"]),
+        // The contract runner: check, run, mock, adapter driving; writes the reports.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
+                "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
@@ -82,7 +87,7 @@ let package = Package(
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
                 "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
@@ -108,7 +113,7 @@ let package = Package(
             dependencies: [
                 "PetSpotModel", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotSchema",
-                "PetSpotRunner",
+                "PetSpotRunner", "PetSpotReport",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
@@ -148,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotRunner", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
             ],

@@ -8,6 +8,7 @@ import PetSpotMockBackend
 import PetSpotModel
 import PetSpotRunner
 import PetSpotSchema
+import PetSpotReport
 
 /// One measured figure: printed as `name: value unit`, one per line.
 public struct BenchmarkFigure: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PetSpotRunner
+import PetSpotReport
 
 /// The mutation benchmark: planted app defects caught by a default `check --sut`, and how soon.
 ///

@@ -7,6 +7,7 @@ import PetSpotModel
 import PetSpotPropertyTesting
 import PetSpotRunner
 import Testing
+import PetSpotReport
 
 /// The captured schemas against the model and the catalog (issues 4 and 7): every payload the
 /// model submits validates against `create-request` and the stricter `client-payload` (with the

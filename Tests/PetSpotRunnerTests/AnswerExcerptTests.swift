@@ -2,6 +2,7 @@ import Foundation
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// What a failure keeps of its answer: bounded, whatever the answer's size.
 @Suite("failing answers keep a bounded excerpt")

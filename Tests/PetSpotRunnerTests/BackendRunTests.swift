@@ -7,6 +7,7 @@ import PetSpotModel
 import PetSpotConcurrency
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers
 /// `rewrite` chooses: a deliberately broken backend rule.

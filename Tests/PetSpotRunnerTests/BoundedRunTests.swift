@@ -6,6 +6,7 @@ import PetSpotMockTransport
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -5,6 +5,7 @@ import FoundationXML
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("CI-native reports: JUnit and GitHub annotations")
 struct CIReportTests {

@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("causes grouped by what they share")
 struct CauseGroupTests {

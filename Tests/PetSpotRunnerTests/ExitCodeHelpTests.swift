@@ -1,6 +1,7 @@
 import PetSpotContractKit
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("exit codes in --help")
 struct ExitCodeHelpTests {

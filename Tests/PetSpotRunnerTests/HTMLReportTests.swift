@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// Headless Chromium, when installed (Debian: `apt-get install -y chromium`; `.ci/run` installs it).
 enum Chromium {

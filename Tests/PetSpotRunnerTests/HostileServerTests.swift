@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

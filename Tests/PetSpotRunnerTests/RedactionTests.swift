@@ -3,6 +3,7 @@ import PetSpotJSON
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("redaction and display text")
 struct RedactionTests {

@@ -3,6 +3,7 @@ import PetSpotJSON
 import PetSpotSchema
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// `docs/report.schema.json`, compiled with this package's validator.
 enum ReportSchema {

@@ -6,6 +6,7 @@ import PetSpotJSON
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("reports")
 struct ReportTests {

@@ -4,6 +4,7 @@ import PetSpotPropertyEngine
 import PetSpotPropertyTesting
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// Every output of a report (console, JSON, JUnit, HTML, annotations), rendered the way a run
 /// delivers them, from a report the recorder made with `secrets` known.

@@ -7,6 +7,7 @@ import PetSpotMockTransport
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 /// The parts of the stateful group that judge and shrink, on answers made to order, and the
 /// judgement of list rows the run did not create.

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+@testable import PetSpotReport
 
 @Suite("no workflow command from a target's text", .serialized)
 struct WorkflowCommandTests {

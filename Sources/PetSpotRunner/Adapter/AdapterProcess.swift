@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotReport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

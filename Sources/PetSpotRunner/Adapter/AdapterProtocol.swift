@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
+import PetSpotReport
 
 extension FlowCase {
     /// The question object of the adapter protocol (version 1) with id `id`.

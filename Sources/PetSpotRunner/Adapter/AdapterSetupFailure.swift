@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotReport
 
 /// An adapter that never answered a question: a setup mistake (a wrong path, a missing exec bit,
 /// an unflushed output), not a defect of the app, so `check` stops with exit code 2 and one

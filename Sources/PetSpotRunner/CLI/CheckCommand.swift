@@ -4,6 +4,7 @@ import PetSpotPropertyEngine
 import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport
+import PetSpotReport
 
 /// `petspot-contracts check`: the main job, with no network.
 ///
@@ -208,17 +209,5 @@ struct InProcessMock {
         photo.byteCount = FieldGenerators.smallestImageBytes
         copy.inputs.photo = photo
         return copy
-    }
-}
-
-extension ContractReport {
-    /// A number without a trailing `.0`.
-    static func plainNumber(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// A share in percent, to three decimals (`0.065`).
-    static func percent(_ value: Double) -> String {
-        plainNumber((value * 1000).rounded() / 1000)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotReport
 
 /// Where an option's value is read: the command it belongs to and the environment (some defaults
 /// come from it, e.g. `PETSPOT_ADMIN_TOKEN`, `GITHUB_ACTIONS`).

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotReport
 
 /// `petspot-contracts openapi [--output FILE]`: the captured contract as an OpenAPI 3.1 document.
 struct OpenAPICommand: RunnerCommand {

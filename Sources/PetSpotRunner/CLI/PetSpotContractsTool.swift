@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotReport
 
 /// The `petspot-contracts` command line: parses the command word and its flags, runs the
 /// command, and maps every outcome to an exit code.

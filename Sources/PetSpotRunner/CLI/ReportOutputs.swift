@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotReport
 
 /// The report outputs of `check` and `run` beyond the console: the JSON report (`--report-json`),
 /// JUnit XML (`--junit`), the HTML report (`--report-html`) and GitHub Actions annotations

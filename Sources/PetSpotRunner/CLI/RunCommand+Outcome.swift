@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotModel
+import PetSpotReport
 
 extension RunCommand {
     /// The group of the run's own contract: enough of the contracts were checked.

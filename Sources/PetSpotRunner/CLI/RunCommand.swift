@@ -4,6 +4,7 @@ import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotPropertyEngine
 import PetSpotModel
+import PetSpotReport
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).

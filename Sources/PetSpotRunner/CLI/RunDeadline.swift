@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotReport
 
 /// The deadline of one `run` (`--deadline`): when it passes, the run's budgeted transport stops
 /// granting requests (``BudgetedTransport/stopGranting(because:)``, as an interruption does), so

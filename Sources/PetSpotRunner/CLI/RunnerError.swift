@@ -1,3 +1,4 @@
+import PetSpotReport
 /// The exit codes of `petspot-contracts`, the same for every command.
 ///
 /// CI systems branch on these: `0` and `1` mean the contracts were checked (and held or not);

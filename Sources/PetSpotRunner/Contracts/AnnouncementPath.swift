@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotReport
 
 /// The paths of one announcement, built from its id as a single percent-encoded path segment:
 /// the only way an id reaches a request path.

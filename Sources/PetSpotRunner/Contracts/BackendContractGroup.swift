@@ -4,6 +4,7 @@ import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
+import PetSpotReport
 
 /// A group of contracts on the backend: it declares its contracts and sends requests; the ritual
 /// every backend group shares is done for it by ``GroupBackend``.

@@ -4,6 +4,7 @@ import PetSpotContractKit
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
+import PetSpotReport
 
 /// The backend a run's contracts are checked against, through any ``AnnouncementTransport``:
 /// over HTTP for `run`, straight into the in-process strict mock for `check`.

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
+import PetSpotReport
 
 /// One group of contracts: one section of the report and one JUnit test suite.
 ///

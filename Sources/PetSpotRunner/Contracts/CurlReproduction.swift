@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotModel
+import PetSpotReport
 
 /// A copy-pasteable `curl` command line that sends the same request again, for the report of a
 /// failing case of `run`.

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotModel
+import PetSpotReport
 
 /// Where an HTTP request goes: scheme, host and port (RFC 6454's origin), plus the request
 /// target.

@@ -9,6 +9,7 @@ import Foundation
 import PetSpotConcurrency
 import PetSpotHTTP
 import PetSpotModel
+import PetSpotReport
 
 /// The `http://` wire client of ``RunnerHTTPTransport``: HTTP/1.1 on a POSIX socket, one
 /// connection per request (`Connection: close`).

@@ -4,6 +4,7 @@ import PetSpotHTTP
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotReport
 
 /// A transport that charges every request it sends to a budget and refuses those past it, and
 /// learns every credential that goes through it.

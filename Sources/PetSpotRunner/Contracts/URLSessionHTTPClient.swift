@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PetSpotConcurrency
 import PetSpotModel
+import PetSpotReport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

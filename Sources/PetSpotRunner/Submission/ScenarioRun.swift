@@ -2,6 +2,7 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
+import PetSpotReport
 
 /// What the user did at one turn of a scenario.
 package enum UserAction: Sendable, Hashable {

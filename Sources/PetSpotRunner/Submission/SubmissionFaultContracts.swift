@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
 import PetSpotPropertyEngine
+import PetSpotReport
 
 /// How `check` drives an app's submission through a faulty network.
 package struct SubmissionSettings: Sendable {

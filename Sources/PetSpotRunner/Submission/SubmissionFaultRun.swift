@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
+import PetSpotReport
 
 /// The submission under faults alone, as a default `check` runs it (the in-process strict mock
 /// behind the fault proxy): for tests and the planted-defect benchmark.

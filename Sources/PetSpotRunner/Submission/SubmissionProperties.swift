@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotJSON
 import PetSpotModel
+import PetSpotReport
 
 /// The properties of a submission under faults (report-flows.md, "Submission"), from the user's
 /// side and the backend's, judged on a ``ScenarioRun``.

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
+import PetSpotReport
 
 /// The questions of protocol version 2 (sut-protocol.md, "Submission"): the runner drives the
 /// app's own submission code through one report at a time.

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotModel
+import PetSpotReport
 
 /// Runs the backend groups as `run` does, through any transport, and returns the report: for
 /// tests and the planted-defect benchmark, which point it at an in-process mock.

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotModel
+import PetSpotReport
 
 // What the backend groups share: error expectations with production's messages, the behaviour
 // every answer shares, sample images, photo upload requests and great-circle geometry.

@@ -1,5 +1,6 @@
 import PetSpotFlowGenerators
 import PetSpotModel
+import PetSpotReport
 
 /// What a cause's shrunk case carries in its fields that a plain value would not: the
 /// characters that are neither ASCII letters, digits nor ASCII punctuation (a U+FEFF, a space,

@@ -6,6 +6,7 @@ import PetSpotModel
 import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport
+import PetSpotReport
 
 /// The flow contracts of sut-protocol.md, checked over generated flow cases until every entry of
 /// the boundary catalogue has been reached, then every distinct cause of failure shrunk.

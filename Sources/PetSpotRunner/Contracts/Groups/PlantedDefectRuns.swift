@@ -3,6 +3,7 @@ import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
+import PetSpotReport
 
 /// The runner's power against the mock's planted backend defects: `run`'s backend groups
 /// against an in-process ``MockBackend`` with one ``MockDefect``, in each profile the defect

@@ -6,6 +6,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotReport
 
 /// Replays `Contracts/catalog/regressions.json`: shrunk failures worth keeping, run on every
 /// `check` (and by the conformance tests) so a fixed bug stays fixed.

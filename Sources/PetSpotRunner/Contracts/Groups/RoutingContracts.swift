@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
+import PetSpotReport
 
 /// The HTTP behaviour every route shares (backend-contract.md): unknown routes and methods
 /// answer the JSON 404 envelope; the `OPTIONS` preflight answers 204 with the allowed methods;

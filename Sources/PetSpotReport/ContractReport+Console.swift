@@ -180,9 +180,19 @@ extension ContractReport {
     }
 
     /// Seconds with three decimals.
-    static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         let thousandths = Int((value * 1000).rounded())
         let fraction = String(thousandths % 1000)
         return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    /// A number without a trailing `.0`.
+    package static func plainNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// A share in percent, to three decimals (`0.065`).
+    package static func percent(_ value: Double) -> String {
+        plainNumber((value * 1000).rounded() / 1000)
     }
 }

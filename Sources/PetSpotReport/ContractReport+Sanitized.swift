@@ -99,29 +99,4 @@ extension ContractReport {
         }
         return report
     }
-
-    /// Prints the console report (only the failures with `quiet`), the `trailer` lines (GitHub
-    /// annotations) and the verdict line last, then writes the `--report-json` and `--junit`
-    /// files (paths checked writable when the command line was read).
-    ///
-    /// The console comes first, so that failures and leftovers are shown even if a file cannot
-    /// be written after all (a full disk); every file is attempted.
-    /// - Throws: a configuration error naming each file that could not be written.
-    package func deliver(to output: RunnerOutput, json: String?, junit: String?, quiet: Bool = false, trailer: [String] = []) throws(RunnerError) {
-        let body = consoleBody(quiet: quiet)
-        // The report's own lines cannot issue a workflow command; the annotations are meant to.
-        if !body.isEmpty { output.line(WorkflowCommands.visible(body.joined(separator: "\n"))) }
-        if !trailer.isEmpty { output.line(trailer.joined(separator: "\n")) }
-        output.line(WorkflowCommands.visible(verdictLine))
-        var problems: [String] = []
-        if let json {
-            do { try writeJSON(to: json) } catch { problems.append(error.message) }
-        }
-        if let junit {
-            do { try writeJUnit(to: junit) } catch { problems.append(error.message) }
-        }
-        if !problems.isEmpty {
-            throw .configuration(problems.joined(separator: "; ") + " (the console report above is complete)")
-        }
-    }
 }

@@ -45,11 +45,6 @@ extension ContractReport {
         return WorkflowCommands.markupEscaped(page.html)
     }
 
-    /// Writes the HTML report to `path`.
-    public func writeHTML(to path: String) throws(RunnerError) {
-        try Self.write(htmlDocument, to: path, flag: "--report-html")
-    }
-
     // MARK: Sections
 
     private func renderHeader(into page: inout HTMLPage, verdict: String) {

@@ -93,9 +93,6 @@ public struct ContractReport: Sendable {
     /// Whether any contract failed.
     public var hasFailures: Bool { groups.contains { $0.contracts.contains { $0.status == .failed } } }
 
-    /// The exit code this report calls for: 1 when a contract failed, else 0.
-    public var exitCode: RunnerExitCode { hasFailures ? .contractFailed : .success }
-
     /// Totals of a report.
     public struct Summary: Sendable, Hashable {
         /// Contracts checked.

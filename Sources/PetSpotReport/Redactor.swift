@@ -35,7 +35,7 @@ import PetSpotModel
 /// table look-up per byte, a few byte comparisons where a secret could start).
 package struct Redactor: Sendable, Hashable {
     /// What a secret is replaced with.
-    static let mask = "******"
+    package static let mask = "******"
     /// The fewest characters a secret has to be masked wherever it appears (shorter ones are
     /// masked only where they stand as a credential).
     package static let minimumLength = 6
@@ -55,7 +55,7 @@ package struct Redactor: Sendable, Hashable {
     ]
 
     /// The secrets masked, sorted, without repeats (empty strings are ignored).
-    let secrets: [String]
+    package let secrets: [String]
     /// Every secret, as a whole value (for credential positions).
     private let whole: Set<String>
     /// Whether a secret is shorter than ``minimumLength``: only then can a credential position
@@ -96,7 +96,7 @@ package struct Redactor: Sendable, Hashable {
     package func hash(into hasher: inout Hasher) { hasher.combine(secrets) }
 
     /// This redactor, also masking `secret` (a management password learnt during the run).
-    func adding(_ secret: String) -> Redactor {
+    package func adding(_ secret: String) -> Redactor {
         Redactor(secrets: secrets + [secret])
     }
 
@@ -232,7 +232,7 @@ package struct Redactor: Sendable, Hashable {
     }
 
     /// A request as a report shows it.
-    func request(_ request: TransportRequest) -> ReportedRequest {
+    package func request(_ request: TransportRequest) -> ReportedRequest {
         ReportedRequest(
             method: request.method, path: scrub(request.path),
             headers: request.headers.map { ReportedHeader(name: $0.name, value: header(name: $0.name, value: $0.value)) },
@@ -240,14 +240,14 @@ package struct Redactor: Sendable, Hashable {
     }
 
     /// An answer as a report shows it: `STATUS body`.
-    func response(_ response: TransportResponse) -> String {
+    package func response(_ response: TransportResponse) -> String {
         let text = body(response.body, contentType: response.header("Content-Type"))
         return text.isEmpty ? "\(response.status) (empty body)" : "\(response.status) \(text)"
     }
 
     /// Command-line arguments with the values of secret flags masked, and every word scrubbed
     /// (long secrets, URLs with credentials).
-    func arguments(_ arguments: [String]) -> [String] {
+    package func arguments(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var maskNext = false
         for word in arguments {

@@ -229,29 +229,11 @@ extension ContractReport {
         return WorkflowCommands.visible(xml)
     }
 
-    /// Writes the JSON report to `path`.
-    public func writeJSON(to path: String) throws(RunnerError) {
-        try Self.write(jsonText, to: path, flag: "--report-json")
-    }
-
     /// The text of the `--report-json` file: ``json`` pretty-printed, with `##[` and `::` written
     /// as JSON escapes (``WorkflowCommands/jsonEscaped(_:)``: the same values, and no workflow
     /// command if a CI step prints the file).
     public var jsonText: String {
         WorkflowCommands.jsonEscaped(json.serialized(options: [.prettyPrinted])) + "\n"
-    }
-
-    /// Writes the JUnit XML to `path`.
-    public func writeJUnit(to path: String) throws(RunnerError) {
-        try Self.write(junitXML, to: path, flag: "--junit")
-    }
-
-    static func write(_ text: String, to path: String, flag: String) throws(RunnerError) {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .configuration("cannot write \(flag) file '\(path)': \(error.localizedDescription)")
-        }
     }
 
     /// Text escaped for XML attributes and content; characters XML 1.0 forbids are dropped.

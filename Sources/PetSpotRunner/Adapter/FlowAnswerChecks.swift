@@ -4,76 +4,6 @@ import PetSpotModel
 import PetSpotFlowGenerators
 import PetSpotReport
 
-/// Something that answers flow cases: the reference model in-process, or an adapter program.
-public protocol FlowOracle: Sendable {
-    /// What the oracle is, for reports: `reference model` or `adapter: CMD`.
-    var name: String { get }
-    /// The answer to `flowCase`, or the protocol failure that prevented one.
-    func answer(_ flowCase: FlowCase) -> FlowExchange
-}
-
-/// One question asked and what came back.
-public struct FlowExchange: Sendable, Hashable {
-    /// The question line as sent (or as it would be sent, for the reference model).
-    public var question: String
-    /// The id the question carried.
-    public var id: Int
-    /// The decoded answer, or why there is none.
-    public var result: Result<AdapterAnswer, AdapterProtocolError>
-    /// The raw answer line (`nil` when nothing came).
-    public var answerLine: String?
-
-    /// Creates an exchange.
-    public init(question: String, id: Int, result: Result<AdapterAnswer, AdapterProtocolError>, answerLine: String?) {
-        self.question = question
-        self.id = id
-        self.result = result
-        self.answerLine = answerLine
-    }
-}
-
-/// The reference model as an oracle: answers exactly what ``ReferenceModel/evaluate(flow:inputs:context:)`` says.
-public struct ReferenceOracle: FlowOracle {
-    /// Creates the oracle.
-    public init() {}
-
-    /// `reference model`.
-    public var name: String { "reference model" }
-
-    /// The reference model's answer.
-    public func answer(_ flowCase: FlowCase) -> FlowExchange {
-        let answer = AdapterAnswer(ReferenceModel.evaluate(flow: flowCase.flow, inputs: flowCase.inputs, context: flowCase.context))
-        return FlowExchange(
-            question: flowCase.question(id: 0).serialized(), id: 0, result: .success(answer),
-            answerLine: answer.json(id: 0).serialized())
-    }
-}
-
-/// Validates a submitted payload against a schema; returns one message per violation.
-public struct PayloadValidator: Sendable {
-    /// What it validates against, e.g. `create-request.schema.json`.
-    public let name: String
-    /// Returns the violations of `payload` (empty when it is valid).
-    public let violations: @Sendable (JSONValue) -> [String]
-
-    /// Creates a validator.
-    public init(name: String, violations: @escaping @Sendable (JSONValue) -> [String]) {
-        self.name = name
-        self.violations = violations
-    }
-
-    /// The model's strict decoder of the create request: unknown keys, `null`, wrong types and
-    /// unknown statuses are refused (used when no schema validator is available).
-    public static let modelDecoder = PayloadValidator(name: "CreateAnnouncementRequest(json:)") { payload in
-        do {
-            _ = try CreateAnnouncementRequest(json: payload)
-            return []
-        } catch {
-            return [String(describing: error)]
-        }
-    }
-}
-
 /// The checks sut-protocol.md runs on every answer, one function per contract.
 ///
 /// Each returns `nil` when the answer satisfies the contract, or a one-sentence reason.
@@ -183,34 +113,6 @@ public enum FlowAnswerChecks {
             }
         }
         return differences.joined(separator: "; ")
-    }
-}
-
-/// What makes a failing case fail: the contract, the fields that differ and the kind of
-/// difference. Cases with the same cause are one defect: `check` shrinks and prints each cause
-/// once, the way Hypothesis reports several distinct bugs of one run.
-package struct FailureCause: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The contract that fails.
-    package let contract: String
-    /// The fields involved (protocol names; payload keys map to their field), sorted.
-    package let fields: [String]
-    /// The kind of difference, e.g. `accepts a value the rules refuse`.
-    package let kind: String
-
-    /// A cause of `contract`.
-    package init(contract: String, fields: [String], kind: String) {
-        self.contract = contract
-        self.fields = fields.sorted()
-        self.kind = kind
-    }
-
-    /// `fields: kind` (`(no field): kind` when none is involved).
-    package var description: String {
-        (fields.isEmpty ? "(no field)" : fields.joined(separator: ", ")) + ": " + kind
-    }
-
-    package static func < (lhs: FailureCause, rhs: FailureCause) -> Bool {
-        (lhs.contract, lhs.fields.joined(separator: ","), lhs.kind) < (rhs.contract, rhs.fields.joined(separator: ","), rhs.kind)
     }
 }
 

@@ -3,86 +3,6 @@ import PetSpotConcurrency
 import PetSpotModel
 import PetSpotReport
 
-/// Where an HTTP request goes: scheme, host and port (RFC 6454's origin), plus the request
-/// target.
-package struct HTTPEndpoint: Sendable, Hashable {
-    /// `http` or `https`, lower case.
-    package var scheme: String
-    /// The host name or address, lower case, without IPv6 brackets.
-    package var host: String
-    /// The port (80 or 443 when the URL gives none).
-    package var port: Int
-    /// Path and query as sent on the request line, e.g. `/api/v1/announcements?lat=1`.
-    package var target: String
-
-    /// The port a scheme uses when a URL names none.
-    package static func defaultPort(_ scheme: String) -> Int { scheme == "https" ? 443 : 80 }
-
-    /// The `Host` header: the host (IPv6 in brackets) and the port unless it is the default.
-    package var hostHeader: String {
-        let name = host.contains(":") ? "[\(host)]" : host
-        return port == Self.defaultPort(scheme) ? name : "\(name):\(port)"
-    }
-
-    /// `scheme://host[:port]`.
-    package var origin: String { "\(scheme)://\(hostHeader)" }
-
-    /// `scheme://host[:port]/target`.
-    package var url: String { origin + target }
-
-    /// Whether `other` has the same scheme, host and port.
-    package func sameOrigin(_ other: HTTPEndpoint) -> Bool {
-        scheme == other.scheme && host == other.host && port == other.port
-    }
-
-    /// The endpoint of an absolute `http`/`https` URL; `nil` for other schemes, URLs without a
-    /// host, or URLs carrying credentials.
-    package init?(_ url: URL) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            var host = components.percentEncodedHost?.lowercased(), !host.isEmpty,
-            components.user == nil, components.password == nil
-        else { return nil }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        self.scheme = scheme
-        self.host = host
-        port = components.port ?? Self.defaultPort(scheme)
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        target = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-    }
-
-    /// An endpoint from its parts.
-    package init(scheme: String, host: String, port: Int, target: String) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-        self.target = target
-    }
-}
-
-/// One request as a wire client sends it: the endpoint, method, headers, body, and the instant
-/// by which the whole exchange must be over.
-package struct WireRequest: Sendable {
-    /// Where it goes.
-    package var endpoint: HTTPEndpoint
-    /// `GET`, `POST`, ...
-    package var method: String
-    /// Header fields in order (the client adds `Host`, `Content-Length`, `Connection` and
-    /// `Accept-Encoding: identity`).
-    package var headers: [(name: String, value: String)]
-    /// The body bytes.
-    package var body: Data
-    /// Connect to last byte must be over by then.
-    package var deadline: ContinuousClock.Instant
-}
-
-/// Sends one HTTP exchange, never following redirects and never decoding a content coding.
-package protocol HTTPWireClient: Sendable {
-    /// The answer to `request`, whatever its status; a ``TransportError`` when there is none in
-    /// time, or when it breaks the client's limits.
-    func exchange(_ request: WireRequest) async -> Result<TransportResponse, TransportError>
-}
-
 /// The transport of `run`: HTTP to one base URL with the limits a run against a shared staging
 /// server needs.
 ///
@@ -197,32 +117,5 @@ package final class RunnerHTTPTransport: AnnouncementTransport {
         notes.withLock { notes in
             if notes.kept.count < Self.maxRedirectNotes { notes.kept.append(text) } else { notes.more += 1 }
         }
-    }
-}
-
-/// The limits every wire client enforces on an answer.
-package struct WireLimits: Sendable {
-    /// The longest body read (`--max-response-bytes`).
-    package var maxBodyBytes: Int
-    /// The longest status line and header block read.
-    package var maxHeaderBytes = 64 * 1024
-
-    /// Limits with a body cap.
-    package init(maxBodyBytes: Int) {
-        self.maxBodyBytes = maxBodyBytes
-    }
-
-    /// The failure for a body longer than the cap.
-    package func tooLarge(status: Int, read: Int? = nil, declared: Int? = nil) -> TransportError {
-        let how = declared.map { "declares Content-Length \($0)" } ?? "goes on past \(read ?? maxBodyBytes) bytes"
-        return .noConnection(
-            "answer too large: the \(status) answer \(how), more than --max-response-bytes \(maxBodyBytes); the runner stopped reading it")
-    }
-
-    /// The failure for an answer in a content coding the runner did not ask for.
-    package func encoded(status: Int, coding: String) -> TransportError {
-        .noConnection(
-            "answer refused: the \(status) answer has Content-Encoding '\(DisplayText.sanitized(coding, maxBytes: 100))' though the "
-                + "request asked for identity; the runner does not expand content it did not ask to be compressed")
     }
 }

@@ -11,61 +11,6 @@ import PetSpotHTTP
 import PetSpotMockTransport
 import PetSpotModel
 
-/// What the network the runner plays does to one connection the app opens.
-package enum NetworkFault: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
-    /// The connection is reset as soon as it is accepted, before a byte is read: what an app sees
-    /// of a refused connection (a listening port cannot refuse one client and accept the next).
-    case refuse = "connection refused"
-    /// The request is read and the connection closed: the backend never sees it.
-    case dropRequest = "request dropped before the backend"
-    /// The request reaches the backend, which acts on it; its answer is never sent to the app.
-    case loseAnswer = "answer lost"
-    /// A 500 envelope is answered at once; the backend never sees the request.
-    case answer500 = "500 answered without forwarding"
-    /// A 503 envelope is answered at once; the backend never sees the request.
-    case answer503 = "503 answered without forwarding"
-    /// The request reaches the backend; its answer is held until the app gives up (its request
-    /// time-out), then the connection is closed.
-    case holdPastTimeout = "answer held past the app's time-out"
-
-    package var description: String { rawValue }
-
-    /// Whether the backend sees the request.
-    package var forwards: Bool { self == .loseAnswer || self == .holdPastTimeout }
-}
-
-/// What reached the app of one connection.
-package enum Delivery: Sendable, Hashable {
-    /// The whole answer was written to the app.
-    case answered(status: Int)
-    /// The connection was closed (or reset) without an answer.
-    case noAnswer
-    /// The app closed the connection before an answer was written: it gave up (its time-out).
-    case gaveUp(afterSeconds: Double)
-
-    /// Whether the app got no HTTP answer at all (no connection, or a time-out).
-    package var isTransportFailure: Bool {
-        if case .answered = self { return false }
-        return true
-    }
-}
-
-/// One connection the app opened through the proxy, and what happened to it.
-package struct ProxiedExchange: Sendable {
-    /// The connection's number in the scenario, from 0.
-    package let index: Int
-    /// The fault applied, if any.
-    package let fault: NetworkFault?
-    /// The request, when one was read (a refused connection has none).
-    package let request: TransportRequest?
-    /// The backend's answer, when the request was forwarded.
-    package let backendAnswer: Result<TransportResponse, TransportError>?
-    /// The answer the app was sent (the backend's, or the one the fault made up).
-    package let sentAnswer: TransportResponse?
-    /// What reached the app.
-    package let delivery: Delivery
-}
-
 /// The network between an app and the backend under test: a loopback HTTP/1.1 proxy that
 /// forwards each request to the backend, or applies a fault to it.
 ///

@@ -1,0 +1,49 @@
+import Foundation
+import PetSpotReport
+
+/// Every option of a command, read once: typed values by option, and the replay line.
+package struct ResolvedOptions: Sendable {
+    /// The command.
+    let command: CommandSpec
+    private let values: [String: ResolvedOption]
+    private let given: Set<String>
+
+    /// Reads every option of `command` from `arguments`.
+    init(_ command: CommandSpec, arguments: [String: [String]], environment: [String: String]) throws(RunnerError) {
+        self.command = command
+        let context = OptionContext(command: command.name, environment: environment)
+        var values: [String: ResolvedOption] = [:]
+        for option in command.options {
+            values[option.spec.name] = try option.resolve(arguments[option.spec.name] ?? [], in: context)
+        }
+        self.values = values
+        given = Set(arguments.keys)
+    }
+
+    /// The value of `option`, which must be one of the command's.
+    package subscript<Value>(_ option: Option<Value>) -> Value {
+        guard let value = values[option.spec.name]?.value as? Value else {
+            preconditionFailure("\(option.spec.name) is not an option of \(command.name)")
+        }
+        return value
+    }
+
+    /// Whether `option` was given on the command line.
+    package func isGiven(_ option: some CommandOption) -> Bool { given.contains(option.spec.name) }
+
+    /// `petspot-contracts COMMAND` and the replay words of every option whose rule lets it in, in
+    /// the command's option order.
+    package var replayLine: String {
+        var words = ["petspot-contracts", command.name]
+        for option in command.options {
+            guard let resolved = values[option.spec.name], let replay = resolved.replay else { continue }
+            switch resolved.rule {
+            case .never: continue
+            case .always: words.append(replay)
+            case .whenGiven: if given.contains(option.spec.name) { words.append(replay) }
+            case .alongside(let other): if given.contains(other) { words.append(replay) }
+            }
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import PetSpotContractKit
+import PetSpotJSON
+import PetSpotModel
+import PetSpotReport
+
+/// The photo upload the app sends to `announcement`: multipart/form-data with one file part, Basic
+/// auth `id:password` (none when `password` is `nil`).
+package func photoUploadRequest(
+    _ announcement: AnnouncementPath, password: String?, partName: String = "photo", fileName: String, contentType: String, bytes: Data
+) -> TransportRequest {
+    let boundary = "PetSpotContractsPhoto7c1e"
+    var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(partName)\"; filename=\"\(fileName)\"\r\n".utf8)
+    body.append(Data("Content-Type: \(contentType)\r\n\r\n".utf8))
+    body.append(bytes)
+    body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+    var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)"), ("Accept", "application/json")]
+    if let password { headers.append(("Authorization", "Basic " + Data("\(announcement.id):\(password)".utf8).base64EncodedString())) }
+    return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
+}

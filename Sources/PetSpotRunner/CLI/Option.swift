@@ -106,16 +106,6 @@ extension Option where Value == String? {
     }
 }
 
-extension Option where Value == [String] {
-    /// A text that may repeat; every value given, in order.
-    package static func repeatedText(_ name: String, value: String, default defaultText: String? = nil, help: String) -> Option {
-        Option(OptionSpec(name, value: value, default: defaultText, help: help, repeats: true), read: { (given: [String], context: OptionContext) throws(RunnerError) in
-            for text in given { _ = try Option<String?>.nonEmpty(text, name, context) }
-            return given
-        })
-    }
-}
-
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of the cases of `Value`, by raw value; `defaultValue` when absent.
     package static func choice(_ name: String, value: String, default defaultValue: Value, help: String, replay: ReplayRule = .never) -> Option {

@@ -28,9 +28,6 @@ package struct ResolvedOptions: Sendable {
         return value
     }
 
-    /// Whether `option` was given on the command line.
-    package func isGiven(_ option: some CommandOption) -> Bool { given.contains(option.spec.name) }
-
     /// `petspot-contracts COMMAND` and the replay words of every option whose rule lets it in, in
     /// the command's option order.
     package var replayLine: String {

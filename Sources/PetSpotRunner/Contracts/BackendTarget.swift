@@ -197,9 +197,6 @@ package final class BackendTarget: Sendable {
         _ = registry.withLock { $0.deleted.insert(id) }
     }
 
-    /// Announcements created so far.
-    package var createdCount: Int { registry.withLock { $0.created.count } }
-
     /// Whether the run already deleted the announcement.
     package func isDeleted(_ id: String) -> Bool { registry.withLock { $0.deleted.contains(id) } }
 

@@ -29,7 +29,4 @@ package enum NetworkFault: String, CaseIterable, Sendable, Hashable, CustomStrin
     case holdPastTimeout = "answer held past the app's time-out"
 
     package var description: String { rawValue }
-
-    /// Whether the backend sees the request.
-    package var forwards: Bool { self == .loseAnswer || self == .holdPastTimeout }
 }

@@ -19,12 +19,6 @@ package enum Delivery: Sendable, Hashable {
     case noAnswer
     /// The app closed the connection before an answer was written: it gave up (its time-out).
     case gaveUp(afterSeconds: Double)
-
-    /// Whether the app got no HTTP answer at all (no connection, or a time-out).
-    package var isTransportFailure: Bool {
-        if case .answered = self { return false }
-        return true
-    }
 }
 
 /// One connection the app opened through the proxy, and what happened to it.

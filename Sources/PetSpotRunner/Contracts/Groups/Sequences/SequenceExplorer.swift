@@ -315,12 +315,6 @@ struct ProgramShrinker {
 }
 
 extension ProgramOutcome {
-    /// Whether the budget refused the program.
-    var isRefused: Bool {
-        if case .refused = self { return true }
-        return false
-    }
-
     /// The same outcome with `requests` more requests counted.
     func adding(requests more: Int) -> ProgramOutcome {
         switch self {

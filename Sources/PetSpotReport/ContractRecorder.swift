@@ -169,11 +169,6 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.notes.append(text) }
     }
 
-    /// Failing cases so far, over every contract.
-    public var failureCount: Int {
-        recording.withLock { $0.groups.reduce(0) { $0 + $1.contracts.reduce(0) { $0 + $1.casesFailed } } }
-    }
-
     /// The report of everything recorded, redacted with every secret learnt and made safe to
     /// print (``ContractReport/sanitized(by:)``).
     public func report(

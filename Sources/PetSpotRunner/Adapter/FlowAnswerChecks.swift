@@ -28,18 +28,6 @@ public enum FlowAnswerChecks {
         return nil
     }
 
-    /// The schema contract: a submitted payload validates against every validator given.
-    public static func schemaFailure(_ exchange: FlowExchange, validators: [PayloadValidator]) -> String? {
-        guard case .success(.submitted(let payload)) = exchange.result else { return nil }
-        for validator in validators {
-            let violations = validator.violations(payload)
-            if !violations.isEmpty {
-                return "payload does not match \(validator.name): " + violations.prefix(5).joined(separator: "; ")
-            }
-        }
-        return nil
-    }
-
     /// The status contract: `MISSING` for the missing flow, `FOUND` for the found flow.
     public static func statusFailure(_ exchange: FlowExchange, flow: ReportFlowKind) -> String? {
         guard case .success(.submitted(let payload)) = exchange.result else { return nil }

@@ -5,7 +5,7 @@ import PetSpotModel
 
 // The model of the store a program's answers are checked against, written from
 // backend-contract.md ("What holds across requests" and each route's rules); the oracle that
-// judges one answer in a state of it is ``SequenceOracle``.
+// judges one answer in a state of it is `SequenceOracle`.
 
 /// One operation as it was sent and answered.
 struct ExecutedStep: Sendable {

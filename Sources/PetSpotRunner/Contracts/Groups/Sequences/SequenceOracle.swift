@@ -159,13 +159,9 @@ struct SequenceOracle: Sendable {
         guard let answer = step.exchanges.first?.response else { return .failure(notSent(step, action: action)) }
         let outcome = Self.short(answer)
         if let deleted = stored.deletedStep {
-            let expected = ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(stored.id) not found")
-            if let problem = expected.problem(answer, profile: profile, schemas: schemas) {
-                return .failure(Violation(
-                    contract: .deleted, action: action + " (deleted in step \(deleted))",
-                    message: "an upload to \(label(slot)), deleted in step \(deleted): \(problem)", expected: expected.description, outcome: outcome))
-            }
-            return .success(Accepted(model: model, exercised: [.deleted], action: action + " (deleted in step \(deleted))", outcome: outcome))
+            return gone(
+                answer, expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(stored.id) not found"),
+                action: action + " (deleted in step \(deleted))", what: "an upload to \(label(slot)), deleted in step \(deleted)", model: model)
         }
         guard case .success(let response) = answer, response.status == 201 else {
             if stored.uploads > 0, case .success(let response) = answer, response.status == 403 || response.status == 401 {
@@ -183,6 +179,19 @@ struct SequenceOracle: Sendable {
         return .success(Accepted(model: next, exercised: [stored.uploads > 0 ? .password : .visible], action: action, outcome: outcome))
     }
 
+    /// An operation on a deleted announcement: its answer must be `expected` (a 404); the model
+    /// stays as it is.
+    private func gone(
+        _ answer: Result<TransportResponse, TransportError>, expected: ErrorExpectation, action: String, what: String, model: StoreModel
+    ) -> Result<Accepted, Violation> {
+        let outcome = Self.short(answer)
+        if let problem = expected.problem(answer, profile: profile, schemas: schemas) {
+            return .failure(Violation(
+                contract: .deleted, action: action, message: "\(what): \(problem)", expected: expected.description, outcome: outcome))
+        }
+        return .success(Accepted(model: model, exercised: [.deleted], action: action, outcome: outcome))
+    }
+
     // MARK: Reads
 
     private func details(_ step: ExecutedStep, slot: Int, model: StoreModel) -> Result<Accepted, Violation> {
@@ -191,12 +200,7 @@ struct SequenceOracle: Sendable {
         guard let answer = step.exchanges.first?.response else { return .failure(notSent(step, action: action)) }
         let outcome = Self.short(answer)
         if let deleted = stored.deletedStep {
-            if let problem = Self.notFound.problem(answer, profile: profile, schemas: schemas) {
-                return .failure(Violation(
-                    contract: .deleted, action: action, message: "details of \(label(slot)), deleted in step \(deleted): \(problem)",
-                    expected: Self.notFound.description, outcome: outcome))
-            }
-            return .success(Accepted(model: model, exercised: [.deleted], action: action, outcome: outcome))
+            return gone(answer, expected: Self.notFound, action: action, what: "details of \(label(slot)), deleted in step \(deleted)", model: model)
         }
         let expectedURL = stored.photo.map { "/images/\(stored.id).\($0.kind.fileExtension)" }
         let expected = "200 with the announcement, photoUrl " + (expectedURL ?? "null")
@@ -341,12 +345,8 @@ struct SequenceOracle: Sendable {
         guard let answer = step.exchanges.first?.response else { return .failure(notSent(step, action: action)) }
         let outcome = Self.short(answer)
         if let deleted = stored.deletedStep {
-            if let problem = Self.notFound.problem(answer, profile: profile, schemas: schemas) {
-                return .failure(Violation(
-                    contract: .deleted, action: action, message: "a second delete of \(label(slot)) (deleted in step \(deleted)): \(problem)",
-                    expected: Self.notFound.description, outcome: outcome))
-            }
-            return .success(Accepted(model: model, exercised: [.deleted], action: action, outcome: outcome))
+            return gone(
+                answer, expected: Self.notFound, action: action, what: "a second delete of \(label(slot)) (deleted in step \(deleted))", model: model)
         }
         guard case .success(let response) = answer, response.status == 204 else {
             return .failure(Violation(contract: .deleted, action: action, message: "the delete of \(label(slot)) answered \(outcome)", expected: "204", outcome: outcome))

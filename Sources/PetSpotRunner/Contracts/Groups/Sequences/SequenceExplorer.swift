@@ -175,6 +175,9 @@ final class SequenceExplorer: Sendable {
         if let failed { throw failed }
     }
 
+    /// How many times a concurrent candidate runs before it counts as passing.
+    static let concurrentRuns = 4
+
     /// Shrinks a failure within what is left of the shrinking allowance, and records it.
     private func shrink(_ program: SequenceProgram, failure: ProgramFailure, number: Int) {
         let executor = self.executor
@@ -186,9 +189,15 @@ final class SequenceExplorer: Sendable {
             let left = self.state.withLock { self.allowance.shrinking - $0.outcome.shrinkingRequests }
             guard Self.cost(candidate, classifying: classifying) <= left else { return .spent }
             var outcome = Bridge.wait { await executor.run(candidate, classifying: classifying) }
-            // A race may not show on one run: a concurrent candidate that passed runs once more.
-            if candidate.isConcurrent, case .passed(_, let first) = outcome, Self.cost(candidate, classifying: classifying) <= left - first {
-                outcome = Bridge.wait { await executor.run(candidate, classifying: classifying) }.adding(requests: first)
+            // A race may not show on one run (a loaded machine can keep two clients' requests
+            // apart): a concurrent candidate that passed runs again, up to `concurrentRuns` in all,
+            // as quickcheck-state-machine repeats a parallel candidate.
+            var runs = 1
+            while candidate.isConcurrent, runs < Self.concurrentRuns, case .passed(_, let sent) = outcome,
+                Self.cost(candidate, classifying: classifying) <= left - sent
+            {
+                outcome = Bridge.wait { await executor.run(candidate, classifying: classifying) }.adding(requests: sent)
+                runs += 1
             }
             self.state.withLock { $0.outcome.shrinkingRequests += outcome.requests }
             switch outcome {

@@ -238,12 +238,20 @@ struct SubmissionFaultCheck: Sendable {
         }
         var findings: [SpecFinding] = []
         for property in SubmissionProperty.allCases where explored.specBreaks[property] != nil {
+            // Exploring ran the reference where it broke the property, so the search goes straight
+            // to such a scenario (running the reference on no other); shrinking then runs it on
+            // every candidate.
+            let shrinking = Locked(false)
             let search = Property(property.rawValue, generator) { scenario in
-                let run = referenceRun(scenario)
-                if !run.isDisturbed, let problem = SubmissionProperty.problems(run)[property] { throw Found(description: problem) }
+                let known = referenceRuns.withLock { $0[scenario] }
+                guard let run = shrinking.withLock({ $0 }) ? referenceRun(scenario) : known else { return true }
+                if !run.isDisturbed, let problem = SubmissionProperty.problems(run)[property] {
+                    shrinking.withLock { $0 = true }
+                    throw Found(description: problem)
+                }
                 return true
             }
-            guard case .failed(let failure) = search.check(configuration(shrinks: true)) else { continue }
+            guard case .failed(let failure) = search.check(configuration(shrinks: true, seconds: Self.findingShrinkSeconds)) else { continue }
             let run = referenceRun(failure.shrunk)
             findings.append(SpecFinding(
                 group: group, property: property.contract, message: SubmissionProperty.problems(run)[property] ?? failure.message,
@@ -282,10 +290,18 @@ struct SubmissionFaultCheck: Sendable {
                 + (disturbed.withLock { $0 } == 0 ? "" : "; \(disturbed.withLock { $0 }) run(s) repeated because the machine delayed a healthy answer past the app's time-out"))
     }
 
-    private func configuration(shrinks: Bool) -> PropertyConfiguration {
+    /// The most a finding against the specification is shrunk, in seconds (or `--shrink-seconds`
+    /// when lower): the same findings come out of every run, and their candidates wait out the
+    /// reference's time-outs, so a long shrink would cost every run seconds for a scenario a few
+    /// steps shorter.
+    static let findingShrinkSeconds = 2.0
+
+    /// The engine's configuration: the run's scenarios and seed; with `shrinks`, a shrink of at
+    /// most `seconds` (and `--shrink-seconds`).
+    private func configuration(shrinks: Bool, seconds: Double = .infinity) -> PropertyConfiguration {
         var configuration = PropertyConfiguration(
             cases: settings.scenarios, seed: seed, shrinks: shrinks, maxShrinkSteps: 200, shrinkStallLimit: 80,
-            shrinkTimeLimit: .milliseconds(Int64(settings.shrinkSeconds * 1000)), readsEnvironment: false)
+            shrinkTimeLimit: .milliseconds(Int64(min(seconds, settings.shrinkSeconds) * 1000)), readsEnvironment: false)
         configuration.stopSignal = stopSignal
         return configuration
     }

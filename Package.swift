@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
         // A filter around an adapter: respells the numbers of its answers in every valid JSON form
         // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
-        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON"], path: "Tests/PetSpotAdapterFilter"),
+        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine"], path: "Tests/PetSpotAdapterFilter"),
 
         .testTarget(
             name: "PetSpotConformanceTests",

@@ -18,6 +18,7 @@
 // the end of its input. It never touches the network.
 import Foundation
 import PetSpotJSON
+import PetSpotPropertyEngine
 
 /// The spellings of one value, each valid JSON with the same value.
 enum NumberForm: String, CaseIterable {
@@ -80,18 +81,6 @@ enum NumberForm: String, CaseIterable {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that one seed gives one run.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The stand-in for U+FEFF while the adapter has the text (`--keep-bom`).
 let bomStandIn: Unicode.Scalar = "\u{10FFFD}"
 
@@ -112,7 +101,7 @@ struct Changes {
     var scalars: (from: Unicode.Scalar, to: Unicode.Scalar)?
 }
 
-func respelled(_ value: JSONValue, _ changes: Changes, random: inout SplitMix) -> JSONValue {
+func respelled(_ value: JSONValue, _ changes: Changes, random: inout SplitMix64) -> JSONValue {
     switch value {
     case .string(let text):
         guard let scalars = changes.scalars else { return value }
@@ -167,7 +156,7 @@ while !arguments.isEmpty {
 }
 if questions { changes.numbers = false }
 if keepBOM { changes.scalars = questions ? ("\u{FEFF}", bomStandIn) : (bomStandIn, "\u{FEFF}") }
-var random = SplitMix(state: seed)
+var random = SplitMix64(seed: seed)  // one seed, one run
 while let line = readLine(strippingNewline: true) {
     var reply = line
     if let value = try? JSONValue.parse(line), case .object = value {

@@ -130,6 +130,16 @@ struct PhotoFile {
 
     /// Whether announcement `id` of `backend` has this photo, byte for byte.
     func isStored(in backend: MockBackend, id: String) -> Bool { backend.storedPhoto(id: id)?.bytes == bytes }
+
+    /// The one announcement `backend` stores, expected to open with `password` and to hold this
+    /// photo.
+    func onlyAnnouncement(in backend: MockBackend, password: String) throws -> JSONValue {
+        #expect(backend.storedAnnouncementCount == 1)
+        let id = try #require(backend.storedAnnouncementIdentifiers.first)
+        #expect(backend.verifiesManagementPassword(password, id: id))
+        #expect(isStored(in: backend, id: id), "the stored photo is not the file's bytes")
+        return try #require(backend.storedAnnouncement(id: id))
+    }
 }
 
 /// The alert texts of report-flows.md.
@@ -314,12 +324,7 @@ enum AdapterSubmissionScenario: String, CaseIterable, Sendable, CustomTestString
         let inputs = Version2.missingInputs(chip: chip, photo: photo)
         let answer = try await adapter.ask(Version2.submit(id: 41, inputs: inputs, baseURL: "http://127.0.0.1:\(port)", photo: photo))
         let password = try #require(Version2.expectSubmitted(answer, id: 41))
-        #expect(server.backend.storedAnnouncementCount == 1)
-        let id = try #require(server.backend.storedAnnouncementIdentifiers.first)
-        #expect(server.backend.verifiesManagementPassword(password, id: id))
-        let photoStored = photo.isStored(in: server.backend, id: id)
-        #expect(photoStored, "the stored photo is not the file's bytes")
-        let stored = try #require(server.backend.storedAnnouncement(id: id))
+        let stored = try photo.onlyAnnouncement(in: server.backend, password: password)
         #expect(stored["microchipNumber"]?.stringValue == chip && stored["petName"] == "Rex" && stored["status"] == "MISSING")
         // Version 1 still answers with the payload, and sends nothing.
         var payloadQuestion = Version2.submit(id: 42, inputs: inputs, baseURL: "http://127.0.0.1:\(port)", photo: photo)
@@ -381,12 +386,7 @@ enum AdapterSubmissionScenario: String, CaseIterable, Sendable, CustomTestString
         server.backend.removeAllAnnouncements()
         let again = try await adapter.ask(Version2.tryAgain(id: 7, report: 5))
         let password = try #require(Version2.expectSubmitted(again, id: 7))
-        #expect(server.backend.storedAnnouncementCount == 1)
-        let id = try #require(server.backend.storedAnnouncementIdentifiers.first)
-        #expect(server.backend.verifiesManagementPassword(password, id: id))
-        let photoStored = photo.isStored(in: server.backend, id: id)
-        #expect(photoStored, "the stored photo is not the file's bytes")
-        let stored = try #require(server.backend.storedAnnouncement(id: id))
+        let stored = try photo.onlyAnnouncement(in: server.backend, password: password)
         for (key, value) in [("microchipNumber", chip), ("petName", "Rex"), ("breed", "Beagle"), ("description", "Red collar"), ("reward", "$50")] {
             #expect(stored[key]?.stringValue == value, "\(key) after Cancel and Try Again: \(stored[key] ?? .null)")
         }

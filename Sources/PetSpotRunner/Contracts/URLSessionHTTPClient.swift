@@ -165,12 +165,25 @@ package final class URLSessionHTTPClient: HTTPWireClient {
             entry.continuation.resume(returning: result)
         }
 
-        /// Never follows a redirect: ``RunnerHTTPTransport`` decides.
+        /// Never follows a redirect: ``RunnerHTTPTransport`` decides. The caller is answered here
+        /// with the redirect's status and headers (its body, which FoundationNetworking drains,
+        /// is not kept): under load, FoundationNetworking sometimes never completes a task whose
+        /// redirect was refused, and the request would wait for its deadline.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
+            let answer = TransportResponse(status: response.statusCode, headers: Self.headers(of: response), body: Data())
+            finish(task.taskIdentifier, with: .success(answer))
             completionHandler(nil)
+        }
+
+        /// The header fields of `response`, in the transport's form.
+        static func headers(of response: HTTPURLResponse) -> [(name: String, value: String)] {
+            response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+                guard let name = key as? String else { return nil }
+                return (name: name, value: "\(value)")
+            }
         }
 
         /// Refuses an unrequested content coding or a declared length past the cap; keeps the head.
@@ -183,10 +196,7 @@ package final class URLSessionHTTPClient: HTTPWireClient {
                 completionHandler(.cancel)
                 return
             }
-            let headers = http.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
-                guard let name = key as? String else { return nil }
-                return (name: name, value: "\(value)")
-            }
+            let headers = Self.headers(of: http)
             let coding = headers.filter { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }.map(\.value)
                 .joined(separator: ", ").trimmingCharacters(in: .whitespaces)
             if !coding.isEmpty, coding.lowercased() != "identity" {

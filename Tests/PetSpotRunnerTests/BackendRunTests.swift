@@ -41,8 +41,8 @@ func runThrough(_ transport: any AnnouncementTransport, _ arguments: [String]) a
     defer { try? FileManager.default.removeItem(atPath: reportPath) }
     let words = ["--base-url", "http://127.0.0.1:9", "--no-progress", "--report-json", reportPath] + arguments
     let command = try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: [:])
-    let output = RunnerOutput.capturing()
-    let status = try await command.execute(transport: transport, output: output)
+    let output = CapturedOutput()
+    let status = try await command.execute(transport: transport, output: output.runner)
     return (status, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath))), output.standardOutput)
 }
 

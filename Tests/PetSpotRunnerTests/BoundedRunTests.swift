@@ -54,8 +54,8 @@ func runBounded(
     defer { try? FileManager.default.removeItem(atPath: reportPath) }
     let words = ["--base-url", "http://127.0.0.1:9", "--no-progress", "--report-json", reportPath, "--seed", "11"] + arguments
     let command = try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: [:])
-    let output = RunnerOutput.capturing()
-    let status = try await command.execute(transport: transport, output: output, deadline: deadline)
+    let output = CapturedOutput()
+    let status = try await command.execute(transport: transport, output: output.runner, deadline: deadline)
     return (status, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath))), output.standardOutput, output.standardError)
 }
 

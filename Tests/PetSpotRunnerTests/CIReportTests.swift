@@ -155,8 +155,8 @@ struct CIReportTests {
         #expect(try outputs(["--report-html", html], [:]).htmlPath == html)
         #expect(throws: RunnerError.self) { try outputs(["--report-html", "/nonexistent-directory/r.html"], [:]) }
         let report = ReportTests.sampleReport()
-        let output = RunnerOutput.capturing()
-        try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output)
+        let output = CapturedOutput()
+        try outputs([], ["GITHUB_ACTIONS": "true"]).deliver(report, to: output.runner)
         let lines = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(lines.count == 2, "one ::error for the failure, one ::warning for the leftover")
         let body = report.consoleBody(quiet: false).joined(separator: "\n")

@@ -5,8 +5,8 @@ import Testing
 
 /// Runs the tool in-process and returns its exit code and output.
 func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
-    let output = RunnerOutput.capturing()
-    let status = await PetSpotContractsTool.run(arguments: arguments, output: output)
+    let output = CapturedOutput()
+    let status = await PetSpotContractsTool.run(arguments: arguments, output: output.runner)
     return (status, output.standardOutput, output.standardError)
 }
 

@@ -145,8 +145,8 @@ struct GoldenRun {
         try await inTemporaryDirectory([]) { json, junit in
             let words = arguments + ["--report-json", json, "--junit", junit]
             let command = try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: [:])
-            let output = RunnerOutput.capturing()
-            let status = try await command.execute(transport: transport, output: output)
+            let output = CapturedOutput()
+            let status = try await command.execute(transport: transport, output: output.runner)
             return (status.rawValue, output.standardOutput)
         }
     }

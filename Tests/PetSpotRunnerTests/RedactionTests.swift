@@ -160,9 +160,9 @@ struct RedactionTests {
         let recorder = ContractRecorder()
         recorder.leave(Leftover(id: "left-1", microchipNumber: nil, reason: "no --admin-token given"))
         let report = recorder.report(command: "run", arguments: [], target: "t", seed: 1, startedAt: Date())
-        let output = RunnerOutput.capturing()
+        let output = CapturedOutput()
         #expect(throws: RunnerError.self) {
-            try report.deliver(to: output, json: directory.appendingPathComponent("r.json").path, junit: nil)
+            try report.deliver(to: output.runner, json: directory.appendingPathComponent("r.json").path, junit: nil)
         }
         #expect(output.standardOutput.contains("left on target: announcement left-1"))
     }

@@ -80,8 +80,8 @@ enum ReportRuns {
         }
         let words = ["--base-url", "http://127.0.0.1:9", "--no-progress", "--cases", "2", "--seed", "99"] + ReportRun.reportFlags(directory)
         let command = try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: [:])
-        let output = RunnerOutput.capturing()
-        let status = try await command.execute(transport: transport, output: output)
+        let output = CapturedOutput()
+        let status = try await command.execute(transport: transport, output: output.runner)
         return ReportRun(status: status.rawValue, out: output.standardOutput, directory: directory)
     }
 }

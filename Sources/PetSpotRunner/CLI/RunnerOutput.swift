@@ -9,29 +9,34 @@ import Darwin
 /// Where a command writes: standard output for results, standard error for progress and errors.
 ///
 /// Every line is written with one unbuffered `write` as it comes (other programs and CI logs
-/// read it live; nothing waits in a buffer when the process ends). Tests use
-/// ``RunnerOutput/capturing()`` to collect what a command prints.
+/// read it live; nothing waits in a buffer when the process ends), whole: lines written from
+/// several threads never interleave.
 public final class RunnerOutput: Sendable {
     /// Writes to standard output.
     private let writeOut: @Sendable (String) -> Void
     /// Writes to standard error.
     private let writeError: @Sendable (String) -> Void
-    /// What was captured (capturing outputs), and the lock that keeps lines whole.
-    private let captured = Locked((out: "", error: ""))
-    /// Whether output is captured (tests) rather than written.
-    private let captures: Bool
+    /// Held while a line is written, so lines stay whole.
+    private let writing = Locked(())
     /// Whether standard error is a terminal (a live progress line with `\r` is then used).
     let errorIsTerminal: Bool
     /// Whether this is the process's own standard output and error (``standard()``): a command
     /// writing there owns the process and handles its signals.
-    var ownsProcess: Bool { !captures }
+    let ownsProcess: Bool
 
     /// Output to the process's standard output and standard error.
     public static func standard() -> RunnerOutput {
         RunnerOutput(
             out: { text in writeAll(1, text) },
             error: { text in writeAll(2, text) },
-            errorIsTerminal: isatty(2) == 1, captures: false)
+            errorIsTerminal: isatty(2) == 1, ownsProcess: true)
+    }
+
+    /// Output to two sinks (a host program's log, a test's buffer): each receives whole lines,
+    /// newline included, one call at a time. A command writing here does not own the process
+    /// (it leaves signals to the host) and draws no in-place progress line.
+    public convenience init(writingOut: @escaping @Sendable (String) -> Void, writingError: @escaping @Sendable (String) -> Void) {
+        self.init(out: writingOut, error: writingError, errorIsTerminal: false, ownsProcess: false)
     }
 
     /// Writes all of `text` to `descriptor` with `write(2)` (no buffer to flush); a reader that
@@ -47,47 +52,30 @@ public final class RunnerOutput: Sendable {
         }
     }
 
-    /// Output collected in memory, for tests (read ``standardOutput`` and ``standardError``).
-    public static func capturing() -> RunnerOutput {
-        RunnerOutput(out: { _ in }, error: { _ in }, errorIsTerminal: false, captures: true)
-    }
-
     private init(
         out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
-        errorIsTerminal: Bool, captures: Bool
+        errorIsTerminal: Bool, ownsProcess: Bool
     ) {
         writeOut = out
         writeError = error
         self.errorIsTerminal = errorIsTerminal
-        self.captures = captures
+        self.ownsProcess = ownsProcess
     }
 
     /// Writes `text` and a newline to standard output.
     package func line(_ text: String = "") {
-        captured.withLock { captured in
-            if captures { captured.out += text + "\n" } else { writeOut(text + "\n") }
-        }
+        writing.withLock { _ in writeOut(text + "\n") }
     }
 
     /// Writes `text` and a newline to standard error.
     package func errorLine(_ text: String) {
-        captured.withLock { captured in
-            if captures { captured.error += text + "\n" } else { writeError(text + "\n") }
-        }
+        writing.withLock { _ in writeError(text + "\n") }
     }
 
     /// Writes `text` as-is to standard error (for the `\r` progress line).
     func errorRaw(_ text: String) {
-        captured.withLock { captured in
-            if captures { captured.error += text } else { writeError(text) }
-        }
+        writing.withLock { _ in writeError(text) }
     }
-
-    /// Everything written to standard output (capturing outputs only).
-    public var standardOutput: String { captured.withLock { $0.out } }
-
-    /// Everything written to standard error (capturing outputs only).
-    public var standardError: String { captured.withLock { $0.error } }
 }
 
 /// The live progress line of a long run: cases done, failures and rate, on standard error.

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotHTTP
+import PetSpotPropertyEngine
 import Testing
 
 /// The DEFLATE decoder behind gzip and deflate request bodies, against bytes made by
@@ -78,7 +79,7 @@ struct InflaterTests {
 
     @Test("random bytes never crash or run past the limit")
     func randomInput() {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)  // replays exactly
         for round in 0..<3000 {
             let length = Int.random(in: 0...300, using: &generator)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -221,18 +222,5 @@ struct InflaterTests {
             let plain = [UInt8](Data(base64Encoded: fields[2]) ?? Data())
             #expect(try Self.decode(fields[0], compressed, limit: 1 << 20) == plain, "\(fields[0]) of \(plain.count) bytes")
         }
-    }
-}
-
-/// SplitMix64, so that the random-input test replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -117,6 +117,14 @@ struct AdapterDrivingTests {
         #expect(result.out.contains("replay: petspot-contracts check --seed 11"))
     }
 
+    @Test("cat as the adapter: every answer is refused as the question echoed back, not as an unknown key")
+    func echoingAdapter() async throws {
+        let result = await runTool(["check", "--sut", "cat", "--seed", "11", "--no-mock", "--no-progress", "--cases", "20", "--shrink-seconds", "0.2"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("answered a malformed line: malformed answer: \(AdapterOracle.echoedQuestion)"), "\(result.out)")
+        #expect(!result.out.contains("unknown key"))
+    }
+
     @Test("every planted defect is found and named by its field, a batch of defects at a time", arguments: 0..<10)
     func plantedDefects(batch: Int) async throws {
         let batches = PlantedDefectList.batches(count: 10)

@@ -101,7 +101,9 @@ public final class AdapterOracle: FlowOracle, Sendable {
         case .failure(let error): return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
         case .success(let answered): line = answered
         }
-        do {
+        do throws(AdapterProtocolError) {
+            // `cat` as --sut answers every question with itself: say so rather than name a key.
+            if line == question { throw .malformedAnswer(Self.echoedQuestion) }
             let answer = try AdapterAnswer(line: line, expectedId: id)
             state.answered += 1
             return FlowExchange(question: question, id: id, result: .success(answer), answerLine: line)
@@ -110,6 +112,10 @@ public final class AdapterOracle: FlowOracle, Sendable {
             return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
         }
     }
+
+    /// Why an answer that repeats its question, byte for byte, is refused.
+    static let echoedQuestion =
+        "the answer is the question itself, byte for byte: the --sut command echoes its input instead of answering (is it the adapter's command line?)"
 
     /// Writes `question` and reads one answer line, starting (or restarting) the adapter as
     /// needed; a failure discards the process, so the next question starts a fresh one.

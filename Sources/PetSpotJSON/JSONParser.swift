@@ -71,14 +71,22 @@ extension JSONValue {
 
 /// Recursive-descent parser over bytes; depth is bounded by the options, so the stack is too.
 struct JSONByteParser {
-    let bytes: [UInt8]
+    /// Whitespace, literals, numbers and strings.
+    var scanner: JSONScanner
     let options: JSONParseOptions
-    var index = 0
     var depth = 0
 
     init(bytes: [UInt8], options: JSONParseOptions) {
-        self.bytes = bytes
+        scanner = JSONScanner(bytes: bytes)
         self.options = options
+    }
+
+    /// The text.
+    private var bytes: [UInt8] { scanner.bytes }
+    /// Where parsing goes on.
+    private var index: Int {
+        get { scanner.index }
+        set { scanner.index = newValue }
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -92,49 +100,22 @@ struct JSONByteParser {
         return value
     }
 
-    private func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
-
-    private func describeByte(_ at: Int) -> String {
-        guard at < bytes.count else { return "end of input" }
-        let byte = bytes[at]
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x" + String(byte, radix: 16, uppercase: true)
-    }
-
-    private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
-    }
+    private func fail(_ reason: String) -> JSONParseError { scanner.fail(reason) }
+    private func describeByte(_ at: Int) -> String { scanner.describeByte(at) }
+    private mutating func skipWhitespace() { scanner.skipWhitespace() }
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "\""): return .string(try scanner.parseString())
+        case UInt8(ascii: "t"): try scanner.expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try scanner.expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try scanner.expectWord("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected \(describeByte(index)), expected a value")
         }
-    }
-
-    private mutating func expectWord(_ word: String) throws(JSONParseError) {
-        let start = index
-        var offset = 0
-        for expected in word.utf8 {
-            guard start + offset < bytes.count, bytes[start + offset] == expected else {
-                index = start + offset
-                throw fail("invalid literal, expected '\(word)'")
-            }
-            offset += 1
-        }
-        index = start + offset
     }
 
     private mutating func enter() throws(JSONParseError) {
@@ -160,7 +141,7 @@ struct JSONByteParser {
                 throw fail("expected a string key, found \(describeByte(index))")
             }
             let keyOffset = index
-            let key = try parseString()
+            let key = try scanner.parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw fail("expected ':' after key, found \(describeByte(index))")
@@ -232,142 +213,11 @@ struct JSONByteParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
-        if let reason = JSONNumber.scanNumber(bytes, &index) { throw fail(reason) }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = try scanner.scanNumberLiteral()
         guard let number = JSONNumber(validatedLiteral: text) else {
             index = start
             throw fail("number exponent out of range")
         }
         return number
-    }
-
-    /// Parses a string at `index` (on its opening quote), validating UTF-8 and escapes.
-    private mutating func parseString() throws(JSONParseError) -> String {
-        index += 1
-        let start = index
-        // Fast path: no escapes, ASCII or valid UTF-8.
-        var hasEscape = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") { hasEscape = true; break }
-            if byte < 0x20 { throw fail("control character in string (escape it)") }
-            if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
-        }
-        if !hasEscape {
-            guard index < bytes.count else { throw fail("unterminated string") }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            index += 1
-            return text
-        }
-        var scalars = [UInt8](bytes[start..<index])
-        while true {
-            guard index < bytes.count else { throw fail("unterminated string") }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: scalars, as: UTF8.self)
-            }
-            if byte < 0x20 { throw fail("control character in string (escape it)") }
-            if byte == UInt8(ascii: "\\") {
-                try appendEscape(to: &scalars)
-            } else if byte < 0x80 {
-                scalars.append(byte)
-                index += 1
-            } else {
-                let sequenceStart = index
-                try skipUTF8Sequence()
-                scalars.append(contentsOf: bytes[sequenceStart..<index])
-            }
-        }
-    }
-
-    private mutating func appendEscape(to output: inout [UInt8]) throws(JSONParseError) {
-        index += 1
-        guard index < bytes.count else { throw fail("unterminated escape") }
-        let escaped = bytes[index]
-        index += 1
-        switch escaped {
-        case UInt8(ascii: "\""): output.append(0x22)
-        case UInt8(ascii: "\\"): output.append(0x5C)
-        case UInt8(ascii: "/"): output.append(0x2F)
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
-        case UInt8(ascii: "u"):
-            let escapeStart = index - 2
-            var code = try readHex4()
-            if code >= 0xD800 && code <= 0xDBFF {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw JSONParseError(offset: escapeStart, reason: "unpaired high surrogate escape")
-                }
-                index += 2
-                let low = try readHex4()
-                guard low >= 0xDC00 && low <= 0xDFFF else {
-                    throw JSONParseError(offset: escapeStart, reason: "high surrogate not followed by a low surrogate")
-                }
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-            } else if code >= 0xDC00 && code <= 0xDFFF {
-                throw JSONParseError(offset: escapeStart, reason: "unpaired low surrogate escape")
-            }
-            output.append(contentsOf: Array(String(Character(Unicode.Scalar(code)!)).utf8))
-        default:
-            index -= 1
-            throw fail("invalid escape \\\(describeByte(index))")
-        }
-    }
-
-    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count else { throw fail("unterminated \\u escape") }
-            let byte = bytes[index]
-            let nibble: UInt32
-            switch byte {
-            case 0x30...0x39: nibble = UInt32(byte - 0x30)
-            case 0x41...0x46: nibble = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: nibble = UInt32(byte - 0x61 + 10)
-            default: throw fail("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | nibble
-            index += 1
-        }
-        return value
-    }
-
-    /// Advances over one well-formed UTF-8 sequence of 2-4 bytes (RFC 3629: no overlongs,
-    /// no surrogates, nothing above U+10FFFF).
-    private mutating func skipUTF8Sequence() throws(JSONParseError) {
-        let lead = bytes[index]
-        let length: Int
-        var lowerBound: UInt8 = 0x80
-        var upperBound: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowerBound = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upperBound = 0x9F
-        case 0xF0: length = 4; lowerBound = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upperBound = 0x8F
-        default: throw fail("invalid UTF-8 lead byte 0x\(String(lead, radix: 16, uppercase: true))")
-        }
-        for offset in 1..<length {
-            let position = index + offset
-            guard position < bytes.count else {
-                index = position
-                throw fail("truncated UTF-8 sequence")
-            }
-            let continuation = bytes[position]
-            let low = offset == 1 ? lowerBound : 0x80
-            let high = offset == 1 ? upperBound : 0xBF
-            guard continuation >= low && continuation <= high else {
-                index = position
-                throw fail("invalid UTF-8 continuation byte")
-            }
-        }
-        index += length
     }
 }

@@ -48,9 +48,9 @@ struct JavaScriptJSONParser {
         var pendingKeyOffset = 0
     }
 
-    private let bytes: [UInt8]
+    /// Whitespace, literals, numbers and strings, as the strict parser reads them.
+    private var scanner: JSONScanner
     private let options: Options
-    private var index = 0
     private var stack: [Container] = []
     private var deepest = 0
     private var outOfRangeExponent = false
@@ -64,21 +64,26 @@ struct JavaScriptJSONParser {
     }
 
     private init(bytes: [UInt8], options: Options) {
-        self.bytes = bytes
+        scanner = JSONScanner(bytes: bytes)
         self.options = options
+    }
+
+    /// The text.
+    private var bytes: [UInt8] { scanner.bytes }
+    /// Where parsing goes on.
+    private var index: Int {
+        get { scanner.index }
+        set { scanner.index = newValue }
     }
 
     private func fail(_ reason: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(offset: offset ?? index, reason: reason)
     }
 
-    private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+    private mutating func skipWhitespace() { scanner.skipWhitespace() }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        try scanner.parseString(loneSurrogates: options.rejectsLoneSurrogates ? .reject : .replace)
     }
 
     private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -177,45 +182,18 @@ struct JavaScriptJSONParser {
     private mutating func parseScalar() throws(JSONParseError) -> JSONValue {
         switch bytes[index] {
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"): try scanner.expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try scanner.expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try scanner.expectWord("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected byte, expected a value")
         }
     }
 
-    private mutating func expectWord(_ word: String) throws(JSONParseError) {
-        for expected in word.utf8 {
-            guard index < bytes.count, bytes[index] == expected else { throw fail("invalid literal, expected '\(word)'") }
-            index += 1
-        }
-    }
-
-    private func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= 0x30 && bytes[at] <= 0x39 }
-
     /// A number by JSON's grammar, read as JavaScript reads it (the nearest double).
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard isDigit(index) else { throw fail("expected a digit") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while isDigit(index) { index += 1 }
-        }
-        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard isDigit(index) else { throw fail("expected a digit after the decimal point") }
-            while isDigit(index) { index += 1 }
-        }
-        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
-            index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
-            guard isDigit(index) else { throw fail("expected a digit in the exponent") }
-            while isDigit(index) { index += 1 }
-        }
-        let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+        let literal = try scanner.scanNumberLiteral()
         if let number = JSONNumber(literal: literal) { return number }
         // The exponent is beyond ±10^9: JavaScript reads 0 or an infinity.
         outOfRangeExponent = true
@@ -226,87 +204,5 @@ struct JavaScriptJSONParser {
         }
         if value == 0 { return JSONNumber(validatedLiteral: negative ? "-0" : "0", doubleValue: value) ?? JSONNumber(0) }
         return JSONNumber(value)
-    }
-
-    /// A string at `index` (on its opening quote): escapes decoded, UTF-8 validated.
-    private mutating func parseString() throws(JSONParseError) -> String {
-        index += 1
-        var output: [UInt8] = []
-        while true {
-            guard index < bytes.count else { throw fail("unterminated string") }
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                guard let text = JavaScript.validUTF8String(output) else { throw fail("string is not valid UTF-8") }
-                return text
-            case UInt8(ascii: "\\"):
-                try appendEscape(to: &output)
-            case 0..<0x20:
-                throw fail("control character in string (escape it)")
-            default:
-                output.append(byte)
-                index += 1
-            }
-        }
-    }
-
-    private mutating func appendEscape(to output: inout [UInt8]) throws(JSONParseError) {
-        let escapeStart = index
-        index += 1
-        guard index < bytes.count else { throw fail("unterminated escape") }
-        let escaped = bytes[index]
-        index += 1
-        switch escaped {
-        case UInt8(ascii: "\""): output.append(0x22)
-        case UInt8(ascii: "\\"): output.append(0x5C)
-        case UInt8(ascii: "/"): output.append(0x2F)
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
-        case UInt8(ascii: "u"):
-            var code = try readHex4()
-            if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-               bytes[index + 1] == UInt8(ascii: "u")
-            {
-                let save = index
-                index += 2
-                let low = try readHex4()
-                if (0xDC00...0xDFFF).contains(low) {
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                } else {
-                    index = save
-                }
-            }
-            if (0xD800...0xDFFF).contains(code) {
-                if options.rejectsLoneSurrogates { throw fail("unpaired surrogate escape", at: escapeStart) }
-                code = 0xFFFD
-            }
-            // Every code below 0x110000 that is not a surrogate is a scalar.
-            let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
-            output.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default:
-            throw fail("invalid escape", at: escapeStart)
-        }
-    }
-
-    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count else { throw fail("unterminated \\u escape") }
-            let byte = bytes[index]
-            let nibble: UInt32
-            switch byte {
-            case 0x30...0x39: nibble = UInt32(byte - 0x30)
-            case 0x41...0x46: nibble = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: nibble = UInt32(byte - 0x61 + 10)
-            default: throw fail("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | nibble
-            index += 1
-        }
-        return value
     }
 }

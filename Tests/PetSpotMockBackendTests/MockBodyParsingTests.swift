@@ -127,6 +127,12 @@ struct MockBodyParsingTests {
         for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"\u{01}\"", "[1] 2", "{\"a\":1,}", "\"\\x\"", "+1", ".5", "NaN"] {
             #expect(throws: JSONParseError.self, "\(bad)") { try JavaScriptJSONParser.parse(Array(bad.utf8), options: keepLast) }
         }
+        // A surrogate escape without its pair is U+FFFD; the escape after it is read on its own.
+        let surrogates = try JavaScriptJSONParser.parse(Array(#"["\ud800\u0041", "\udc00", "\ud83d\ude00"]"#.utf8), options: keepLast)
+        #expect(surrogates.value == ["\u{FFFD}A", "\u{FFFD}", "\u{1F600}"])
+        #expect(throws: JSONParseError(offset: 2, reason: "high surrogate not followed by a low surrogate")) {
+            try JavaScriptJSONParser.parse(Array(#"["\ud800\u0041"]"#.utf8), options: rejecting)
+        }
         let numbers = try JavaScriptJSONParser.parse(Array("[1e-99999999999999999999, -1e99999999999999999999, 2.5E+2]".utf8), options: keepLast)
         #expect(numbers.hasOutOfRangeExponent)
         #expect(numbers.value[0]?.numberValue?.doubleValue == 0)

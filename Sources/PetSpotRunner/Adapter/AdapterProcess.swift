@@ -179,10 +179,16 @@ final class AdapterProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         // Nothing else of ours reaches the adapter: a descriptor it inherited (another pipe of
         // the runner's process, a socket, a file) would stay open as long as the adapter lives.
-        // Darwin closes them with POSIX_SPAWN_CLOEXEC_DEFAULT; elsewhere each one open now is
-        // closed in the child (one that is closed by then is skipped: EBADF is not an error).
+        // Darwin closes them with POSIX_SPAWN_CLOEXEC_DEFAULT, glibc 2.34 and later with
+        // `addclosefrom_np` (every descriptor from 3 up, in the child, so one that another thread
+        // opens while this one spawns is closed too); elsewhere each one open now is closed in
+        // the child (one that is closed by then is skipped: EBADF is not an error).
         #if !canImport(Darwin)
-        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        if let closeFrom = Self.addCloseFrom {
+            _ = closeFrom(&actions, 3)
+        } else {
+            for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        }
         #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -209,6 +215,15 @@ final class AdapterProcess: Sendable {
         guard status == 0 else { return .failure(.cannotStart("posix_spawn /bin/sh: \(String(cString: strerror(status)))")) }
         return .success(pid)
     }
+
+    #if !canImport(Darwin)
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which Swift's Glibc
+    /// module does not declare, looked up once; `nil` where the C library lacks it.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<FileActions>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<FileActions>, Int32) -> Int32).self)
+    }()
+    #endif
 
     /// The descriptors open in this process, from `/proc/self/fd` (empty where it cannot be read).
     private static func openDescriptors() -> [Int32] {

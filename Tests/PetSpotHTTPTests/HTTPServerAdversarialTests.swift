@@ -37,7 +37,7 @@ struct HTTPServerAdversarialTests {
         let (server, port) = try startEchoServer(HTTPServer.Configuration(
             maxConnections: 256, headerTimeout: 1, requestTimeout: 2, idleTimeout: 5))
         defer { server.stop() }
-        let swarm = TricklingClientSwarm(port: port, count: 260, interval: 0.1)
+        let swarm = ClientSwarm.trickling(port: port, count: 260, interval: 0.1)
         swarm.start()
         defer { swarm.stop() }
         #expect(swarm.waitUntilOpen(255, timeout: 5), "the swarm could not connect: \(swarm.counts)")

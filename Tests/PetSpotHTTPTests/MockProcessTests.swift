@@ -89,13 +89,13 @@ struct MockProcessTests {
         defer { child.send(SIGTERM) }
         // 100 slow senders, 50 clients pipelining list requests without reading the answers, 50
         // creates announcing 50 MB and sending it: each reconnects whenever the mock closes it.
-        let slow = TricklingClientSwarm(port: port, count: 100, interval: 0.05)
+        let slow = ClientSwarm.trickling(port: port, count: 100, interval: 0.05)
         let list = Array("GET /api/v1/announcements HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        let pipelining = FloodingClientSwarm(port: port, count: 50, opening: Array([[UInt8]](repeating: list, count: 2000).joined()),
-                                             more: list, interval: 0.05)
+        let pipelining = ClientSwarm.flooding(port: port, count: 50, opening: Array([[UInt8]](repeating: list, count: 2000).joined()),
+                                              more: list, interval: 0.05)
         let head = "POST /api/v1/announcements HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n"
-        let announcing = FloodingClientSwarm(port: port, count: 50, opening: Array(head.utf8) + [UInt8](repeating: 0x20, count: 64 * 1024),
-                                             more: [UInt8](repeating: 0x20, count: 1024), interval: 0.05)
+        let announcing = ClientSwarm.flooding(port: port, count: 50, opening: Array(head.utf8) + [UInt8](repeating: 0x20, count: 64 * 1024),
+                                              more: [UInt8](repeating: 0x20, count: 1024), interval: 0.05)
         slow.start()
         pipelining.start()
         announcing.start()

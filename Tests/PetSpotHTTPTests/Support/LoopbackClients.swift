@@ -92,10 +92,17 @@ enum LoopbackClient {
     }
 }
 
-/// `count` clients on one background thread, each sending one more byte of a header that never
-/// ends every `interval` seconds and reconnecting as soon as the server answers or closes it:
-/// the slowloris attack, with the persistence of a client that retries.
-final class TricklingClientSwarm: Sendable {
+/// `count` clients on one background thread, each connected to `127.0.0.1:port` and taking a
+/// step of its ``Behaviour`` every `interval` seconds; a client whose step finds the connection
+/// answered or closed by the server is cut off and reconnects at once, with the persistence of
+/// a client that retries.
+final class ClientSwarm: Sendable {
+    /// What one client does with its connection at each step.
+    protocol Behaviour: AnyObject {
+        /// Takes one step on `descriptor`; `false` when the server answered or closed it.
+        func step(_ descriptor: Int32) -> Bool
+    }
+
     /// Totals since the start.
     struct Counts: Sendable {
         /// Sockets open now.
@@ -116,17 +123,35 @@ final class TricklingClientSwarm: Sendable {
     private let port: Int
     private let count: Int
     private let interval: Double
+    /// A fresh behaviour for each connection.
+    private let behaviour: @Sendable () -> any Behaviour
 
-    init(port: Int, count: Int, interval: Double) {
+    /// A swarm of `count` clients of `behaviour` (one fresh behaviour per connection).
+    init(port: Int, count: Int, interval: Double, behaviour: @escaping @Sendable () -> any Behaviour) {
         self.port = port
         self.count = count
         self.interval = interval
+        self.behaviour = behaviour
+    }
+
+    /// Clients that send one more byte of a header that never ends at each step, and count as
+    /// cut off as soon as the server answers or closes: the slowloris attack.
+    static func trickling(port: Int, count: Int, interval: Double) -> ClientSwarm {
+        ClientSwarm(port: port, count: count, interval: interval) { Trickling() }
+    }
+
+    /// Clients that never read: each sends `opening` on connecting, then `more` at each step
+    /// (resuming where a full socket buffer cut it short, so requests stay framed), and counts as
+    /// cut off when a send fails because the server closed. Pipelining requests without reading
+    /// the answers, or announcing a huge body and sending it.
+    static func flooding(port: Int, count: Int, opening: [UInt8], more: [UInt8], interval: Double) -> ClientSwarm {
+        ClientSwarm(port: port, count: count, interval: interval) { Flooding(opening: opening, more: more) }
     }
 
     /// Starts the clients.
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "TricklingClientSwarm"
+        thread.name = "ClientSwarm"
         thread.start()
     }
 
@@ -138,101 +163,7 @@ final class TricklingClientSwarm: Sendable {
         control.withLock(waitingUntil: Date(timeIntervalSinceNow: timeout), for: { $0.counts.open >= open }) { _, ready in ready }
     }
 
-    /// Stops and closes every client; returns the totals.
-    @discardableResult
-    func stop() -> Counts {
-        control.withLock { $0.stopRequested = true }
-        return control.withLock(waitingUntil: Date(timeIntervalSinceNow: 10), for: { $0.finished }) { control, _ in control.counts }
-    }
-
-    private func run() {
-        let header = Array("GET /trickle HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ".utf8)
-        var sockets = [Int32](repeating: -1, count: count)
-        var sent = [Int](repeating: 0, count: count)
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while !control.withLock({ $0.stopRequested }) {
-            var connections = 0, cutOff = 0
-            for index in 0..<count {
-                if sockets[index] < 0 {
-                    guard let descriptor = LoopbackClient.connect(port: port) else { continue }
-                    sockets[index] = descriptor
-                    sent[index] = 0
-                    connections += 1
-                }
-                let descriptor = sockets[index]
-                let received = recv(descriptor, &scratch, scratch.count, 0)
-                let answeredOrClosed = received >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
-                var byte = sent[index] < header.count ? header[sent[index]] : UInt8(ascii: "a")
-                if answeredOrClosed || send(descriptor, &byte, 1, Socket.sendFlags) != 1 {
-                    Socket.closeDescriptor(descriptor)
-                    sockets[index] = -1
-                    cutOff += 1
-                    continue
-                }
-                sent[index] += 1
-            }
-            let open = sockets.filter { $0 >= 0 }.count
-            control.withLock {
-                $0.counts.open = open
-                $0.counts.connections += connections
-                $0.counts.cutOff += cutOff
-            }
-            usleep(useconds_t(interval * 1_000_000))
-        }
-        for descriptor in sockets where descriptor >= 0 { Socket.closeDescriptor(descriptor) }
-        control.withLock {
-            $0.counts.open = 0
-            $0.finished = true
-        }
-    }
-}
-
-/// `count` clients on one background thread that never read: each sends `opening` on connecting,
-/// then `more` every `interval` seconds (resuming where a full socket buffer cut it short, so
-/// requests stay framed), and reconnects as soon as a send fails because the server closed the
-/// connection. Pipelining requests without reading the answers, or announcing a huge body and
-/// sending it, with the persistence of a client that retries.
-final class FloodingClientSwarm: Sendable {
-    /// Totals since the start.
-    struct Counts: Sendable {
-        /// Connections made, reconnections included.
-        var connections = 0
-        /// Connections the server closed.
-        var cutOff = 0
-    }
-
-    private struct Control {
-        var stopRequested = false
-        var finished = false
-        var counts = Counts()
-    }
-
-    private let control = Locked(Control())
-    private let port: Int
-    private let count: Int
-    private let opening: [UInt8]
-    private let more: [UInt8]
-    private let interval: Double
-
-    init(port: Int, count: Int, opening: [UInt8], more: [UInt8], interval: Double) {
-        self.port = port
-        self.count = count
-        self.opening = opening
-        self.more = more
-        self.interval = interval
-    }
-
-    /// Starts the clients.
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "FloodingClientSwarm"
-        thread.start()
-    }
-
-    /// The totals so far.
-    var counts: Counts { control.withLock { $0.counts } }
-
-    /// Waits until the server has closed `cutOff` connections, at most `timeout` seconds.
+    /// Waits until the server has cut off `cutOff` connections, at most `timeout` seconds.
     func waitUntilCutOff(_ cutOff: Int, timeout: Double) -> Bool {
         control.withLock(waitingUntil: Date(timeIntervalSinceNow: timeout), for: { $0.counts.cutOff >= cutOff }) { _, ready in ready }
     }
@@ -245,40 +176,75 @@ final class FloodingClientSwarm: Sendable {
     }
 
     private func run() {
-        var sockets = [Int32](repeating: -1, count: count)
-        // Per client: what is still to send, and from where.
-        var pending = [[UInt8]](repeating: [], count: count)
-        var offsets = [Int](repeating: 0, count: count)
+        var clients: [(descriptor: Int32, behaviour: any Behaviour)?] = Array(repeating: nil, count: count)
         while !control.withLock({ $0.stopRequested }) {
             var connections = 0, cutOff = 0
             for index in 0..<count {
-                if sockets[index] < 0 {
+                if clients[index] == nil {
                     guard let descriptor = LoopbackClient.connect(port: port) else { continue }
-                    sockets[index] = descriptor
-                    pending[index] = opening
-                    offsets[index] = 0
+                    clients[index] = (descriptor, behaviour())
                     connections += 1
-                } else if offsets[index] >= pending[index].count {
-                    pending[index] = more
-                    offsets[index] = 0
                 }
-                switch Socket.sendAvailable(sockets[index], pending[index], from: offsets[index]) {
-                case .complete: offsets[index] = pending[index].count
-                case .partial(let sent): offsets[index] += sent
-                case .failed:
-                    Socket.closeDescriptor(sockets[index])
-                    sockets[index] = -1
-                    cutOff += 1
-                }
+                guard let client = clients[index], !client.behaviour.step(client.descriptor) else { continue }
+                Socket.closeDescriptor(client.descriptor)
+                clients[index] = nil
+                cutOff += 1
             }
+            let open = clients.filter { $0 != nil }.count
             control.withLock {
+                $0.counts.open = open
                 $0.counts.connections += connections
                 $0.counts.cutOff += cutOff
             }
             usleep(useconds_t(interval * 1_000_000))
         }
-        for descriptor in sockets where descriptor >= 0 { Socket.closeDescriptor(descriptor) }
-        control.withLock { $0.finished = true }
+        for case let client? in clients { Socket.closeDescriptor(client.descriptor) }
+        control.withLock {
+            $0.counts.open = 0
+            $0.finished = true
+        }
+    }
+
+    /// One more byte of a header that never ends at each step.
+    private final class Trickling: Behaviour {
+        static let header = Array("GET /trickle HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ".utf8)
+        var sent = 0
+        var scratch = [UInt8](repeating: 0, count: 4096)
+
+        func step(_ descriptor: Int32) -> Bool {
+            let received = recv(descriptor, &scratch, scratch.count, 0)
+            if received >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return false }
+            var byte = sent < Self.header.count ? Self.header[sent] : UInt8(ascii: "a")
+            guard send(descriptor, &byte, 1, Socket.sendFlags) == 1 else { return false }
+            sent += 1
+            return true
+        }
+    }
+
+    /// `opening`, then `more` at each step, never reading.
+    private final class Flooding: Behaviour {
+        let more: [UInt8]
+        /// What is still to send, and from where.
+        var pending: [UInt8]
+        var offset = 0
+
+        init(opening: [UInt8], more: [UInt8]) {
+            pending = opening
+            self.more = more
+        }
+
+        func step(_ descriptor: Int32) -> Bool {
+            if offset >= pending.count {
+                pending = more
+                offset = 0
+            }
+            switch Socket.sendAvailable(descriptor, pending, from: offset) {
+            case .complete: offset = pending.count
+            case .partial(let sent): offset += sent
+            case .failed: return false
+            }
+            return true
+        }
     }
 }
 

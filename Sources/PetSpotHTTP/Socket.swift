@@ -25,7 +25,7 @@ public struct HTTPSocketError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-/// Thin wrappers over the POSIX socket calls the server and the raw client share.
+/// Thin wrappers over the POSIX socket calls the server and the client connection share.
 package enum Socket {
     #if os(Linux)
     package static let streamType = Int32(SOCK_STREAM.rawValue)

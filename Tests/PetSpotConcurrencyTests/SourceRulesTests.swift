@@ -22,7 +22,6 @@ struct SourceRulesTests {
         "Sources/PetSpotHTTP/ConnectionLoop.swift", "Sources/PetSpotHTTP/ServerRun.swift",
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
         "Sources/PetSpotHTTP/HTTPClientConnection.swift", "Sources/PetSpotHTTP/SocketAddress.swift",
-        "Sources/PetSpotRunner/Contracts/SocketHTTPClient.swift",
         "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/CLI/RunnerOutput.swift",
         "Sources/PetSpotRunner/Submission/FaultProxy.swift",
     ]

@@ -1,17 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// A blocking HTTP/1.1 client connection on a raw TCP socket, for tests and benchmarks.
 ///
 /// Unlike URLSession it sends exactly the bytes it is given (malformed requests included), keeps
 /// one connection alive across requests, and reports a closed connection as `nil` rather than
-/// retrying. Every read and write is bounded by ``timeout``.
+/// retrying. It reads leniently (no size limits, any content coding, a reset taken as a close)
+/// through ``HTTPClientConnection``. The connect, every write and every answer read is bounded
+/// by ``timeout``.
 ///
 /// ```swift
 /// let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
@@ -21,58 +16,49 @@ import Foundation
 /// Not thread-safe: one connection per thread.
 public final class RawHTTPConnection {
     /// The socket descriptor (-1 once closed).
-    public private(set) var descriptor: Int32
-    /// Seconds any single read or write may wait.
+    public var descriptor: Int32 { connection.descriptor }
+    /// Seconds the connect, a write, or the reading of one answer may take.
     public let timeout: Double
     /// The `Host` header sent by ``send(_:)`` when the request has none.
     public let hostHeader: String
-    private var pending: [UInt8] = []
+    private let connection: HTTPClientConnection
 
-    /// Connects to `host:port` (IPv4).
+    /// What this client accepts: any answer it can frame.
+    private static let rules = HTTPClientRules(
+        maxHeaderBytes: .max, maxBodyBytes: .max, refusesContentCodings: false, resetEndsStream: true)
+
+    /// Connects to `host:port` (an IPv4 or IPv6 address, or a name).
     /// - Throws: ``HTTPSocketError`` when the connection cannot be made.
     public init(host: String = "127.0.0.1", port: Int, timeout: Double = 10) throws(HTTPSocketError) {
-        Socket.ignoreSIGPIPE()
-        var address = try Socket.address(host: host, port: port)
-        let descriptor = socket(AF_INET, Socket.streamType, 0)
-        guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
-        Socket.setCloseOnExec(descriptor)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let step = "connect \(host):\(port)"
+        do throws(HTTPClientError) {
+            connection = try HTTPClientConnection(host: host, port: port, rules: Self.rules, deadline: Self.deadline(after: timeout))
+        } catch {
+            throw Self.socketError(error, in: step)
         }
-        guard connected == 0 else {
-            let code = errno
-            Socket.closeDescriptor(descriptor)
-            throw HTTPSocketError(operation: "connect \(host):\(port)", code: code)
-        }
-        Socket.configureConnection(descriptor)
-        Socket.setNonBlocking(descriptor)
-        self.descriptor = descriptor
         self.timeout = timeout
         self.hostHeader = "\(host):\(port)"
     }
 
-    deinit { close() }
-
     /// Closes the socket.
     public func close() {
-        if descriptor >= 0 {
-            Socket.closeDescriptor(descriptor)
-            descriptor = -1
-        }
+        connection.close()
     }
 
     /// Writes raw bytes.
-    /// - Throws: ``HTTPSocketError`` when the peer is gone or the write stalls past the timeout.
+    /// - Throws: ``HTTPSocketError`` when the peer is gone or the write takes longer than the timeout.
     public func write(_ bytes: [UInt8]) throws(HTTPSocketError) {
         guard descriptor >= 0 else { throw HTTPSocketError(operation: "write on a closed connection", code: 0) }
-        try Socket.writeAll(descriptor, bytes, timeoutMilliseconds: Int(timeout * 1000))
+        do throws(HTTPClientError) {
+            try connection.write(bytes, deadline: Self.deadline(after: timeout))
+        } catch {
+            throw Self.socketError(error, in: "write")
+        }
     }
 
     /// Half-closes the connection: the server sees the end of the request stream, reading stays open.
     public func finishWriting() {
-        if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+        connection.finishWriting()
     }
 
     /// Sends a well-formed request (adding `Host` and `Content-Length`) and reads the answer.
@@ -99,13 +85,19 @@ public final class RawHTTPConnection {
         return output
     }
 
-    /// Reads one response (skipping interim 1xx answers).
+    /// Reads one response (skipping interim 1xx answers), each within the timeout.
     /// - Returns: the response, or `nil` when the connection closed before a complete one.
     /// - Throws: ``HTTPSocketError`` on a timeout, a socket error, or an unparseable response.
     public func readResponse() throws(HTTPSocketError) -> HTTPResponse? {
         while true {
-            guard let response = try readOneResponse() else { return nil }
-            if response.status >= 200 || response.status < 100 { return response }
+            let response: HTTPResponse
+            do throws(HTTPClientError) {
+                response = try connection.readResponse(deadline: Self.deadline(after: timeout))
+            } catch {
+                if error.isEarlyClose { return nil }
+                throw Self.socketError(error, in: "read")
+            }
+            if response.status >= 200 { return response }
         }
     }
 
@@ -113,94 +105,27 @@ public final class RawHTTPConnection {
     /// closing are buffered for the next read); `false` when it is still open by then.
     /// - Throws: ``HTTPSocketError`` on a socket error other than the peer closing.
     public func isClosedByPeer(waitSeconds: Double) throws(HTTPSocketError) -> Bool {
-        let deadline = Socket.monotonicMilliseconds() + Int64(waitSeconds * 1000)
-        while true {
-            do throws(HTTPSocketError) {
-                guard try fill(deadline: deadline) != nil else { return true }
-            } catch where error == RawHTTPConnection.readTimeout {
-                return false
-            }
+        do throws(HTTPClientError) {
+            return try connection.isClosedByPeer(deadline: Self.deadline(after: waitSeconds))
+        } catch {
+            throw Self.socketError(error, in: "read")
         }
     }
 
-    private func readOneResponse() throws(HTTPSocketError) -> HTTPResponse? {
-        let deadline = Socket.monotonicMilliseconds() + Int64(timeout * 1000)
-        var headerEnd: Int? = nil
-        while headerEnd == nil {
-            headerEnd = RawHTTPConnection.find([0x0D, 0x0A, 0x0D, 0x0A], in: pending).map { $0 + 4 }
-            if headerEnd == nil {
-                guard let count = try fill(deadline: deadline), count > 0 else { return nil }
-            }
-        }
-        guard let end = headerEnd else { return nil }
-        let head = String(decoding: pending[0..<(end - 4)], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst()
-        let statusParts = statusLine.split(separator: " ", maxSplits: 2)
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw HTTPSocketError(operation: "parse status line '\(statusLine)'", code: 0)
-        }
-        var headers = HTTPHeaders()
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else {
-                throw HTTPSocketError(operation: "parse header line '\(line)'", code: 0)
-            }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        pending.removeSubrange(0..<end)
-        let bodyless = status < 200 || status == 204 || status == 304
-        if bodyless { return HTTPResponse(status: status, headers: headers) }
-        if let lengthText = headers["Content-Length"] {
-            guard let length = Int(lengthText), length >= 0 else {
-                throw HTTPSocketError(operation: "parse Content-Length '\(lengthText)'", code: 0)
-            }
-            while pending.count < length {
-                guard let count = try fill(deadline: deadline), count > 0 else { return nil }
-            }
-            let body = Array(pending[0..<length])
-            pending.removeSubrange(0..<length)
-            return HTTPResponse(status: status, headers: headers, body: body)
-        }
-        // Close-delimited body.
-        while let count = try fill(deadline: deadline), count > 0 {}
-        let body = pending
-        pending.removeAll()
-        return HTTPResponse(status: status, headers: headers, body: body)
+    /// The instant `seconds` from now.
+    private static func deadline(after seconds: Double) -> ContinuousClock.Instant {
+        .now + .seconds(seconds)
     }
 
-    /// Reads what is available into `pending`: the byte count, or `nil` on EOF; throws
-    /// ``readTimeout`` when `deadline` passes with nothing.
-    private func fill(deadline: Int64) throws(HTTPSocketError) -> Int? {
-        guard descriptor >= 0 else { return nil }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                pending.append(contentsOf: chunk[0..<received])
-                return received
-            }
-            if received == 0 { return nil }
-            let code = errno
-            if code == ECONNRESET || code == EPIPE { return nil }
-            guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
-                throw HTTPSocketError(operation: "recv", code: code)
-            }
-            if code == EINTR { continue }
-            let remaining = deadline - Socket.monotonicMilliseconds()
-            guard remaining > 0, Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: Int(remaining)) else {
-                throw RawHTTPConnection.readTimeout
-            }
+    /// `error` as the ``HTTPSocketError`` of `step` (`connect HOST:PORT`, `write`, `read`).
+    private static func socketError(_ error: HTTPClientError, in step: String) -> HTTPSocketError {
+        switch error {
+        case .timedOut: HTTPSocketError(operation: "\(step) timeout", code: 0)
+        case .connectFailed(let code): HTTPSocketError(operation: step, code: code)
+        case .pollFailed(let code): HTTPSocketError(operation: "poll", code: code)
+        case .sendFailed(_, _, let code): HTTPSocketError(operation: "send", code: code)
+        case .receiveFailed(let code): HTTPSocketError(operation: "recv", code: code)
+        default: HTTPSocketError(operation: "\(step) (\(error))", code: 0)
         }
-    }
-
-    /// What ``fill(deadline:)`` throws when nothing arrives in time.
-    private static let readTimeout = HTTPSocketError(operation: "read timeout", code: 0)
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
-        }
-        return nil
     }
 }

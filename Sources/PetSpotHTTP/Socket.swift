@@ -25,7 +25,7 @@ public struct HTTPSocketError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-/// Thin wrappers over the POSIX socket calls the server and the raw client share.
+/// Thin wrappers over the POSIX socket calls the server and the client connection share.
 package enum Socket {
     #if os(Linux)
     package static let streamType = Int32(SOCK_STREAM.rawValue)
@@ -108,15 +108,32 @@ package enum Socket {
         Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
     }
 
-    /// Waits until `fd` is ready for `events` or `timeoutMilliseconds` pass; `true` when ready.
-    package static func wait(_ fd: Int32, events: Int16, timeoutMilliseconds: Int) -> Bool {
+    /// What waiting for a descriptor found.
+    package enum Readiness: Equatable {
+        /// It is ready for the events waited for (or has an error or hang-up to report).
+        case ready
+        /// The time ran out first.
+        case timedOut
+        /// `poll` itself failed with this `errno`.
+        case failed(Int32)
+    }
+
+    /// Waits until `fd` is ready for `events` or `timeoutMilliseconds` pass.
+    package static func readiness(_ fd: Int32, events: Int16, timeoutMilliseconds: Int) -> Readiness {
         var descriptor = pollfd(fd: fd, events: events, revents: 0)
         while true {
             let result = poll(&descriptor, 1, Int32(clamping: max(0, timeoutMilliseconds)))
-            if result > 0 { return true }
-            if result == 0 { return false }
-            if errno != EINTR { return true }
+            if result > 0 { return .ready }
+            if result == 0 { return .timedOut }
+            let code = errno
+            if code != EINTR { return .failed(code) }
         }
+    }
+
+    /// Waits until `fd` is ready for `events` or `timeoutMilliseconds` pass; `true` when ready
+    /// (and when `poll` fails, so that the next call on `fd` meets the error).
+    package static func wait(_ fd: Int32, events: Int16, timeoutMilliseconds: Int) -> Bool {
+        readiness(fd, events: events, timeoutMilliseconds: timeoutMilliseconds) != .timedOut
     }
 
     /// What a non-blocking send of as much as possible did.
@@ -125,18 +142,22 @@ package enum Socket {
         case complete
         /// The socket buffer is full; this many bytes went out (wait for `POLLOUT`, then resume).
         case partial(Int)
-        /// The connection is gone (`EPIPE`, `ECONNRESET`, ...).
-        case failed
+        /// The connection is gone (`EPIPE`, `ECONNRESET`, ...): the `errno`, and the bytes that
+        /// went out before.
+        case failed(code: Int32, sent: Int)
     }
 
     /// Writes as much of `bytes[offset...]` to a non-blocking socket as it takes without waiting.
     package static func sendAvailable(_ fd: Int32, _ bytes: [UInt8], from offset: Int = 0) -> SendOutcome {
+        bytes.withUnsafeBytes { sendAvailable(fd, $0, from: offset) }
+    }
+
+    /// Writes as much of `bytes[offset...]` to a non-blocking socket as it takes without waiting.
+    package static func sendAvailable(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, from offset: Int = 0) -> SendOutcome {
         var offset = offset
         let start = offset
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
-            }
+            let written = send(fd, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
             if written > 0 {
                 offset += written
                 continue
@@ -144,7 +165,7 @@ package enum Socket {
             let code = errno
             if written < 0 && code == EINTR { continue }
             if written < 0 && (code == EAGAIN || code == EWOULDBLOCK) { return .partial(offset - start) }
-            return .failed
+            return .failed(code: code, sent: offset - start)
         }
         return .complete
     }
@@ -153,22 +174,18 @@ package enum Socket {
     /// `timeoutMilliseconds` at a time.
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8], timeoutMilliseconds: Int) throws(HTTPSocketError) {
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
-            }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            let code = errno
-            if written < 0 && (code == EAGAIN || code == EWOULDBLOCK || code == EINTR) {
-                if code != EINTR && !wait(fd, events: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) {
+        while true {
+            switch sendAvailable(fd, bytes, from: offset) {
+            case .complete:
+                return
+            case .partial(let sent):
+                offset += sent
+                guard wait(fd, events: Int16(POLLOUT), timeoutMilliseconds: timeoutMilliseconds) else {
                     throw HTTPSocketError(operation: "write timeout", code: 0)
                 }
-                continue
+            case .failed(let code, _):
+                throw HTTPSocketError(operation: "send", code: code)
             }
-            throw HTTPSocketError(operation: "send", code: code)
         }
     }
 

@@ -21,7 +21,7 @@ struct SourceRulesTests {
     static let posixFiles: Set<String> = [
         "Sources/PetSpotHTTP/ConnectionLoop.swift", "Sources/PetSpotHTTP/ServerRun.swift",
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
-        "Sources/PetSpotHTTP/RawHTTPConnection.swift", "Sources/PetSpotRunner/Contracts/SocketHTTPClient.swift",
+        "Sources/PetSpotHTTP/HTTPClientConnection.swift", "Sources/PetSpotHTTP/SocketAddress.swift",
         "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/CLI/RunnerOutput.swift",
         "Sources/PetSpotRunner/Submission/FaultProxy.swift",
     ]

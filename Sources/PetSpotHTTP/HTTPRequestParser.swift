@@ -351,8 +351,8 @@ package struct HTTPRequestParser: Sendable {
         return (name: String(decoding: name, as: UTF8.self), value: text)
     }
 
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// RFC 9110 `tchar`: a byte of a method, header name or other token.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),

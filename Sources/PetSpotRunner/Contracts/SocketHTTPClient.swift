@@ -132,7 +132,7 @@ package struct SocketHTTPClient: HTTPWireClient {
     ///   cannot be sent (a control character, a line break).
     package static func serializeHead(_ request: WireRequest) throws(TransportError) -> [UInt8] {
         let method = request.method
-        guard !method.isEmpty, method.utf8.allSatisfy({ isTokenByte($0) }) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else {
             throw .noConnection("cannot send: the method '\(DisplayText.sanitized(method, maxBytes: 40))' is not an HTTP token")
         }
         if let offset = request.endpoint.target.utf8.firstIndex(where: { $0 <= 0x20 || $0 == 0x7F }) {
@@ -144,7 +144,7 @@ package struct SocketHTTPClient: HTTPWireClient {
         for header in request.headers {
             let name = header.name.lowercased()
             if ["host", "content-length", "transfer-encoding", "connection"].contains(name) { continue }
-            guard !header.name.isEmpty, header.name.utf8.allSatisfy({ isTokenByte($0) }) else {
+            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPRequestParser.isTokenByte) else {
                 throw .noConnection("cannot send: the header name '\(DisplayText.sanitized(header.name, maxBytes: 40))' is not an HTTP token")
             }
             if let offset = header.value.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
@@ -161,17 +161,5 @@ package struct SocketHTTPClient: HTTPWireClient {
         }
         head += "\r\n"
         return Array(head.utf8)
-    }
-
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 }

@@ -29,11 +29,15 @@ struct SourceRulesTests {
     static let rules: [Rule] = [
         Rule(
             name: "unsafe code for speed lives in UnretainedReference.swift",
-            pattern: #"Unmanaged|_withUnsafeGuaranteedRef|@exclusivity\(unchecked\)|unowned\(unsafe\)|unsafeBitCast|unsafeDowncast|loadUnaligned|\bmem(cmp|cpy|move)\(|UnsafeBufferPointer|UnsafeMutableBufferPointer|withUnsafeBufferPointer|withUnsafeMutableBufferPointer|withUnsafeTemporaryAllocation|unsafeUninitializedCapacity|@unsafe\b|\bunsafe\s"#,
+            pattern: #"Unmanaged|_withUnsafeGuaranteedRef|@exclusivity\(unchecked\)|unowned\(unsafe\)|unsafeBitCast(?!\(symbol, to: \(@convention\(c\))|unsafeDowncast|loadUnaligned|\bmem(cmp|cpy|move)\(|UnsafeBufferPointer|UnsafeMutableBufferPointer|withUnsafeBufferPointer|withUnsafeMutableBufferPointer|withUnsafeTemporaryAllocation|unsafeUninitializedCapacity|@unsafe\b|\bunsafe\s"#,
             allowedFiles: ["Sources/PetSpotSchema/UnretainedReference.swift"]),
         Rule(
             name: "raw pointers only where a POSIX call needs them",
             pattern: #"withUnsafe(Mutable)?Bytes|withUnsafe(Mutable)?Pointer|Unsafe(Mutable)?(Raw)?Pointer|UnsafeRawBufferPointer|withMemoryRebound|assumingMemoryBound|bindMemory|\bstrdup\("#,
+            allowedFiles: posixFiles),
+        Rule(
+            name: "a C function looked up at run time (dlsym, cast to its C type) only where a POSIX call needs it",
+            pattern: #"\bdlsym\(|unsafeBitCast\(symbol"#,
             allowedFiles: posixFiles),
         Rule(
             name: "nonisolated(unsafe) only for the signal handler's pipe",

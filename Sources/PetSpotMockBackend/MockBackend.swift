@@ -554,18 +554,19 @@ public final class MockBackend: Sendable {
             }
             guard token == adminToken || behaviour.has(.deleteAnyTokenAccepted) else { throw .adminTokenInvalid }
         }
-        guard store.record(id: id) != nil else {
-            if behaviour.has(.deleteUnknown204) { return HTTPResponse(status: 204) }
-            throw .announcementNotFound
-        }
-        if !behaviour.has(.deleteKeepsAnnouncement) {
+        // One step under the store's lock, so of two deletes racing on one id, one finds it.
+        let removed: Bool
+        if behaviour.has(.deleteKeepsAnnouncement) {
+            removed = store.record(id: id) != nil
+        } else {
             var remnants: AnnouncementStore.Remnants = []
             if behaviour.has(.photoKeptAfterDelete) { remnants.insert(.file) }
             if behaviour.has(.sequenceMicrochipKeptAfterDelete) { remnants.insert(.microchip) }
             if behaviour.has(.sequenceSoftDeleteListed) || behaviour.has(.sequenceUploadAfterDelete201) { remnants.insert(.tombstone) }
             if behaviour.has(.sequenceIdsReusedAfterDelete) { remnants.insert(.reusableId) }
-            _ = store.remove(id: id, leaving: remnants)
+            removed = store.remove(id: id, leaving: remnants)
         }
+        guard removed || behaviour.has(.deleteUnknown204) else { throw .announcementNotFound }
         return HTTPResponse(status: 204)
     }
 }

@@ -190,6 +190,23 @@ struct MockBackendRoutesTests {
         #expect(MockBackend.defaultAdminToken == "petspot-admin-token")
     }
 
+    @Test("concurrent deletes of one announcement: one 204, the rest 404", arguments: BackendProfile.allCases)
+    func concurrentDeletes(profile: BackendProfile) async {
+        let backend = MockBackend(profile: profile, adminToken: "s3cret", clock: { fixedNow })
+        for _ in 0..<200 {
+            let (id, _) = createAnnouncement(backend)
+            var headers = HTTPHeaders()
+            headers.add("Authorization", "s3cret")
+            let request = HTTPRequest(method: "DELETE", target: "/api/admin/v1/announcements/\(id)", headers: headers)
+            let seen = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { backend.answer(request).status } }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(seen.sorted() == [204] + Array(repeating: 404, count: 7), "\(seen)")
+        }
+        #expect(backend.storedAnnouncementCount == 0)
+    }
+
     @Test("health answers status ok and an ISO-8601 timestamp")
     func health() {
         let response = makeBackend().answer(HTTPRequest(method: "GET", target: "/api/health"))

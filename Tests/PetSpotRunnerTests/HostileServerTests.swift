@@ -300,7 +300,7 @@ struct HostileServerTests {
         let server = try HostileServer()
         defer { server.stop() }
         let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)")
-        #expect(result.status == 0, "\(result.err)")
+        #expect(result.status == 0, "\(result.err)\(result.out)")
         #expect(result.out.contains("petspot-contracts run: http://127.0.0.1:\(server.port)"))
     }
 }

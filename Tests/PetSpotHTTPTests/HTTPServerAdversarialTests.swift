@@ -71,7 +71,8 @@ struct HTTPServerAdversarialTests {
             if index % 2 == 0 { #expect(try connection.send(HTTPRequest(method: "GET", target: "/\(index)"))?.status == 200) }
             idle.append(connection)
         }
-        #expect(eventually(3) { server.openConnectionCount == 256 }, "open: \(server.openConnectionCount)")
+        // The server's loop may wait seconds for a core when the whole test suite runs at once.
+        #expect(eventually(10) { server.openConnectionCount == 256 }, "open: \(server.openConnectionCount)")
         var newcomers: [RawHTTPConnection] = []
         for attempt in 0..<3 {
             // Served at once, not after the 30 s idle timeout: within its own 3 s read timeout.

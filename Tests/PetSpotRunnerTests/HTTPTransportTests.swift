@@ -10,7 +10,9 @@ import Testing
 struct HTTPTransportTests {
     static let wires: [RunnerHTTPTransport.Wire] = [.automatic, .urlSession]
 
-    static func transport(_ server: HostileServer, wire: RunnerHTTPTransport.Wire, timeout: Double = 10) throws -> RunnerHTTPTransport {
+    /// A transport to `server`. The default deadline is long: on CI's two cores, with the whole
+    /// suite running, four loopback requests over URLSession once took more than 10 s.
+    static func transport(_ server: HostileServer, wire: RunnerHTTPTransport.Wire, timeout: Double = 60) throws -> RunnerHTTPTransport {
         RunnerHTTPTransport(baseURL: try #require(URL(string: server.url)), timeout: timeout, maxResponseBytes: 1 << 20, wire: wire)
     }
 
@@ -38,7 +40,7 @@ struct HTTPTransportTests {
         let server = try HostileServer { _, _ in .redirect(status: 204, location: "/") }
         defer { server.stop() }
         let transport = RunnerHTTPTransport(
-            baseURL: try #require(URL(string: server.url + "/staging/")), timeout: 10, maxResponseBytes: 1 << 20, wire: wire)
+            baseURL: try #require(URL(string: server.url + "/staging/")), timeout: 60, maxResponseBytes: 1 << 20, wire: wire)
         _ = try await transport.send(BackendTarget.getRequest("/api/health?x=1"))
         #expect(server.requests.map(\.target) == ["/staging/api/health?x=1"])
     }

@@ -167,8 +167,7 @@ package final class URLSessionHTTPClient: HTTPWireClient {
 
         /// Never follows a redirect: ``RunnerHTTPTransport`` decides. The caller is answered here
         /// with the redirect's status and headers (its body, which FoundationNetworking drains,
-        /// is not kept): under load, FoundationNetworking sometimes never completes a task whose
-        /// redirect was refused, and the request would wait for its deadline.
+        /// is not kept), without waiting for the task to wind down.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

@@ -16,20 +16,25 @@ enum SequencePlan {
         return 1 + Int(try testCase.choice(upTo: 31, preferring: planned))
     }
 
-    /// What the clients of a concurrent program race on first.
-    enum Race: Sendable { case anything, creates, uploads }
+    /// What the clients of a concurrent program race on first: anything, creates with one new
+    /// microchip number, uploads, or deletes of one announcement of the prefix (its first).
+    enum Race: Sendable { case anything, creates, uploads, deletes }
 
     /// One client's branch from `state`: an opening operation (of the `race`), then up to two
-    /// more (at least one after a racing create or upload).
+    /// more (at least one after a racing write).
     static func branch(from state: PlanState, race: Race) -> Gen<[SequenceOperation]> {
         let opening: PlanWeights = switch race {
-        case .anything: .laneOpening
+        case .anything, .deletes: .laneOpening
         case .creates: .laneOpeningCreate
         case .uploads: state.order.isEmpty ? .laneOpening : .laneOpeningUpload
         }
         return Gen { testCase in
             var state = state
-            let opening = try testCase.draw(PlanMachine(start: state, weights: opening).actions(for: state))
+            let opening = if race == .deletes, let first = state.order.first {
+                SequenceOperation.delete(slot: first)
+            } else {
+                try testCase.draw(PlanMachine(start: state, weights: opening).actions(for: state))
+            }
             state.apply(opening)
             // After a racing write, at least one more operation (a read shows what the race did).
             let rest = race == .anything ? 0...2 : 1...2
@@ -88,7 +93,9 @@ enum SequencePlan {
         let kinds = Gen.frequency([(3, Gen.constant(Kind.sequential)), (concurrent, Gen.constant(Kind.concurrent))])
         let scale = Gen.frequency([(1, Gen.constant(Kind.sequential)), (concurrent > 0 ? 1 : 0, Gen.constant(Kind.concurrent)), (1000, Gen.constant(Kind.scale))])
         let laneCounts = Gen.frequency([(3, Gen.constant(2)), (maxClients >= 3 ? 1 : 0, Gen.constant(3))])
-        let races = Gen.frequency([(1, Gen.constant(Race.anything)), (2, Gen.constant(Race.creates)), (2, Gen.constant(Race.uploads))])
+        let races = Gen.frequency([
+            (1, Gen.constant(Race.anything)), (2, Gen.constant(Race.creates)), (2, Gen.constant(Race.uploads)), (1, Gen.constant(Race.deletes)),
+        ])
         return Gen { testCase in
             switch try testCase.draw(withFill && scaleSizes.contains(testCase.size) ? scale : kinds) {
             case .sequential:
@@ -108,7 +115,8 @@ enum SequencePlan {
                 var state = PlanState()
                 for operation in prefix { state.apply(operation) }
                 let count = try testCase.draw(laneCounts)
-                let mirrored = try testCase.draw(Gen.bool(probability: 0.7))
+                // Mirrored lanes name different announcements of the prefix: racing deletes name one.
+                let mirrored = race == .deletes ? false : try testCase.draw(Gen.bool(probability: 0.7))
                 var lanes: [[SequenceOperation]] = []
                 for lane in 0..<(mirrored ? 1 : count) {
                     lanes.append(try testCase.draw(branch(from: state.lane(lane), race: race)))

@@ -558,6 +558,10 @@ public final class MockBackend: Sendable {
         let removed: Bool
         if behaviour.has(.deleteKeepsAnnouncement) {
             removed = store.record(id: id) != nil
+        } else if behaviour.has(.concurrencyDeleteTwice204) {
+            removed = store.record(id: id) != nil
+            Thread.sleep(forTimeInterval: AnnouncementStore.seconds(MockDefect.raceWindow))
+            if removed { _ = store.remove(id: id) }
         } else {
             var remnants: AnnouncementStore.Remnants = []
             if behaviour.has(.photoKeptAfterDelete) { remnants.insert(.file) }

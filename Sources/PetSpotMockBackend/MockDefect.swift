@@ -173,6 +173,9 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     /// Uploads are staged in one shared temporary file: concurrent uploads to different
     /// announcements store each other's bytes.
     case concurrencyUploadsCrossed = "concurrency-uploads-crossed"
+    /// The delete looks the announcement up, then removes it in a second step: of two
+    /// concurrent deletes of one announcement, both answer 204.
+    case concurrencyDeleteTwice204 = "concurrency-delete-twice-204"
 
     /// The part of the contract a defect breaks.
     public enum Surface: String, Sendable, CaseIterable {
@@ -237,7 +240,8 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
              .sequenceListCacheStale, .sequenceSoftDeleteListed, .sequenceUploadAfterDelete201,
              .sequencePasswordRehashedOnUpload, .sequenceListLimit20, .sequenceListBucket10:
             .sequences
-        case .concurrencyDuplicateMicrochipBoth201, .concurrencyLostInsert, .concurrencyUploadsCrossed: .concurrency
+        case .concurrencyDuplicateMicrochipBoth201, .concurrencyLostInsert, .concurrencyUploadsCrossed, .concurrencyDeleteTwice204:
+            .concurrency
         }
     }
 
@@ -321,6 +325,7 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case .concurrencyDuplicateMicrochipBoth201: "two concurrent creates with one new microchip number both answer 201"
         case .concurrencyLostInsert: "of two concurrent creates, one answers 201 and is lost (read-modify-write of the store)"
         case .concurrencyUploadsCrossed: "concurrent uploads to different announcements store each other's bytes"
+        case .concurrencyDeleteTwice204: "two concurrent deletes of one announcement both answer 204 (look-up, then removal)"
         }
     }
 

@@ -298,6 +298,11 @@ struct MockDefectTests {
             let served = [first.id, second.id].map { backend.answer(request("GET", "/images/\($0).png")).body.last }
             return served == [1, 2] ? "own own" : "crossed"
         },
+        Probe(.concurrencyDeleteTwice204, healthy: "204 404", broken: "204 204") { backend in
+            let id = createAnnouncement(backend).id
+            return atOnce([{ deleteStatus(backend, id: id, token: adminToken) }, { deleteStatus(backend, id: id, token: adminToken) }])
+                .sorted().joined(separator: " ")
+        },
     ]
 
     @Test("every defect has a probe, and there are at least 30 over every surface")

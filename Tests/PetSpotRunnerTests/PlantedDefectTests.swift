@@ -78,6 +78,7 @@ let contractsEachDefectFails: [MockDefect: [String]] = {
         .concurrencyDuplicateMicrochipBoth201: [sequences(.concurrent)],
         .concurrencyLostInsert: [sequences(.concurrent)],
         .concurrencyUploadsCrossed: [sequences(.concurrent)],
+        .concurrencyDeleteTwice204: [sequences(.concurrent)],
     ]
 }()
 

@@ -89,12 +89,15 @@ package final class FaultProxy: Sendable {
     }
 
     /// Stops accepting; connections under way finish on their own.
+    ///
+    /// The listener is shut down here and closed by the accept loop once it has left it: a
+    /// descriptor closed while the loop still polls it could be reused by another thread's
+    /// listener, whose connections the loop would then accept and proxy.
     package func stop() {
-        running.withLock { $0 = false }
         if let fd = listener.withLock({ fd -> Int32? in defer { fd = nil }; return fd }) {
             _ = shutdown(fd, Int32(SHUT_RDWR))
-            Socket.closeDescriptor(fd)
         }
+        running.withLock { $0 = false }
     }
 
     /// Starts a scenario: the connections opened from now on meet `faults` in order, then none. An
@@ -117,7 +120,9 @@ package final class FaultProxy: Sendable {
 
     // MARK: Connections
 
+    /// Accepts connections on `fd` until ``stop()``, then closes it.
     private func acceptLoop(_ fd: Int32) {
+        defer { Socket.closeDescriptor(fd) }
         while running.withLock({ $0 }) {
             guard Socket.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: 200) else { continue }
             let client = accept(fd, nil, nil)

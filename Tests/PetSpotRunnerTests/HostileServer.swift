@@ -81,6 +81,8 @@ final class HostileServer: Sendable {
         var created: [String] = []
         var deleted: Set<String> = []
         var stopped = false
+        /// ``stop()`` has begun: the listener is shut down or about to be.
+        var stopping = false
         /// Trickles and streams under way.
         var sending = 0
         /// Every trickle and stream that ended: which, body bytes sent, and whether it ended
@@ -150,26 +152,33 @@ final class HostileServer: Sendable {
     /// The ids of the announcements created through this server and not deleted through it.
     var storedIds: Set<String> { state.withLock { Set($0.created).subtracting($0.deleted) } }
 
-    /// Closes the listener; trickles and streams end at their next write.
+    /// Shuts the listener down (the accept loop closes it once it has left it, so the descriptor
+    /// is never reused while the loop still accepts on it); trickles and streams end at their
+    /// next write.
     func stop() {
         let first = state.withLock { state -> Bool in
-            defer { state.stopped = true }
-            return !state.stopped
+            defer { state.stopping = true }
+            return !state.stopping
         }
-        if first { shutdown(listener, Int32(SHUT_RDWR)) }
+        guard first else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        state.withLock { $0.stopped = true }
     }
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
+    /// Accepts until ``stop()``, whatever else `accept` meets (a full descriptor table, an
+    /// aborted connection), then closes the listener.
     private func acceptLoop() {
-        while !stopped {
+        while true {
             let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                break
+            if client >= 0 {
+                let thread = Thread { [self] in serve(client) }
+                thread.start()
+                continue
             }
-            let thread = Thread { [self] in serve(client) }
-            thread.start()
+            if stopped { break }
+            if errno != EINTR { usleep(10_000) }
         }
         close(listener)
     }

@@ -11,7 +11,9 @@
 //   PetSpotHTTP, PetSpotMockBackend                     HTTP on sockets; the mock (independent of the model)
 //   PetSpotMockTransport                                the model's submitter straight into the mock
 //   PetSpotReport                                       the contract report and its renderings, redaction
-//   PetSpotRunner -> petspot-contracts                  the contract runner and its command line
+//   PetSpotRunner                                       the contract groups, adapter driving, submission under faults
+//   PetSpotOpenAPI                                      the captured contract as an OpenAPI 3.1 document
+//   PetSpotCLI -> petspot-contracts                     the command line: options, commands, exit codes
 // Benchmarks, the Bowtie harness and test support are targets, not products.
 import PackageDescription
 
@@ -31,6 +33,8 @@ let package = Package(
         .library(name: "PetSpotMockTransport", targets: ["PetSpotMockTransport"]),
         .library(name: "PetSpotReport", targets: ["PetSpotReport"]),
         .library(name: "PetSpotRunner", targets: ["PetSpotRunner"]),
+        .library(name: "PetSpotOpenAPI", targets: ["PetSpotOpenAPI"]),
+        .library(name: "PetSpotCLI", targets: ["PetSpotCLI"]),
         .executable(name: "petspot-contracts", targets: ["petspot-contracts"]),
         .executable(name: "petspot-example-adapter", targets: ["petspot-example-adapter"]),
     ],
@@ -75,7 +79,8 @@ let package = Package(
         // The contract report: what was checked and what failed, its console, JSON, JUnit, HTML and
         // GitHub renderings, and the redaction of secrets in it.
         .target(name: "PetSpotReport", dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotConcurrency"]),
-        // The contract runner: check, run, mock, adapter driving; writes the reports.
+        // The contract runner: the contract groups and their registry, the backend's request ritual,
+        // adapter driving, the submission under faults, the HTTP clients; output and signals.
         .target(
             name: "PetSpotRunner",
             dependencies: [
@@ -83,17 +88,35 @@ let package = Package(
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
+        // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
+        .target(
+            name: "PetSpotOpenAPI",
+            dependencies: [
+                "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotHTTP",
+            ]
+        ),
+        // The command line: each option declared once, the commands check, run, mock and openapi,
+        // the exit codes; benchmarks and Bowtie plug in their commands.
+        .target(
+            name: "PetSpotCLI",
+            dependencies: [
+                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
+                "PetSpotConcurrency",
+            ]
+        ),
         // The shipped benchmarks behind `petspot-contracts bench`.
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
-                "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotCLI", "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
-        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotRunner"]),
-        .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotRunner", "PetSpotBenchmarks", "PetSpotBowtie"]),
+        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotCLI", "PetSpotRunner"]),
+        .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotCLI", "PetSpotBenchmarks", "PetSpotBowtie"]),
         // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
         // reference model's), and switches that plant app defects in it.
         .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotJSON"]),
@@ -113,7 +136,7 @@ let package = Package(
             dependencies: [
                 "PetSpotModel", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotSchema",
-                "PetSpotRunner", "PetSpotReport",
+                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
@@ -153,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotRunner", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
+                "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
             ],
@@ -164,7 +188,7 @@ let package = Package(
             name: "PetSpotSchemaTests",
             dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
-        .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotRunner"]),
+        .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotCLI", "PetSpotRunner"]),
     ],
     swiftLanguageModes: [.v6]
 )

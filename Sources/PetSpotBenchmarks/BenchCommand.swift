@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotCLI
 import PetSpotRunner
 
 /// `petspot-contracts bench`: the shipped benchmarks, one `name: value unit` line each.

@@ -1,7 +1,7 @@
-import Dispatch
 import Foundation
-import PetSpotRunner
+import Dispatch
 import PetSpotReport
+import PetSpotRunner
 
 /// The mutation benchmark: planted app defects caught by a default `check --sut`, and how soon.
 ///

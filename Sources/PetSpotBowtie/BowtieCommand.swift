@@ -1,3 +1,4 @@
+import PetSpotCLI
 import PetSpotRunner
 
 /// `petspot-contracts bowtie`: the validator behind Bowtie's harness protocol.

@@ -3,7 +3,7 @@
 import Foundation
 import PetSpotBenchmarks
 import PetSpotBowtie
-import PetSpotRunner
+import PetSpotCLI
 
 let commands: [any RunnerCommand.Type] = PetSpotContractsTool.libraryCommands + [BenchCommand.self, BowtieCommand.self]
 let status = await PetSpotContractsTool.run(

@@ -22,7 +22,7 @@ struct SourceRulesTests {
         "Sources/PetSpotHTTP/ConnectionLoop.swift", "Sources/PetSpotHTTP/ServerRun.swift",
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
         "Sources/PetSpotHTTP/HTTPClientConnection.swift", "Sources/PetSpotHTTP/SocketAddress.swift",
-        "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/CLI/RunnerOutput.swift",
+        "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/Runtime/RunnerOutput.swift",
         "Sources/PetSpotRunner/Submission/FaultProxy.swift",
     ]
 
@@ -75,6 +75,15 @@ struct SourceRulesTests {
         #expect(files.contains("Generators/Engine/TestCase.swift"))
         #expect(files.contains("Sources/PetSpotSchema/UnretainedReference.swift"))
         #expect(files.count > 100, "only \(files.count) Swift files under Sources and Generators")
+    }
+
+    /// A file moved or renamed must take its exemption along: a path that names no file would
+    /// let the construct in the moved file fail the rule, or (worse) be read as still allowed.
+    @Test("every file a rule allows exists", arguments: rules)
+    func allowedFilesExist(_ rule: Rule) throws {
+        let files = Set(try Self.codeLines().map(\.file))
+        let missing = rule.allowedFiles.subtracting(files).sorted()
+        #expect(missing.isEmpty, "\(rule.name): no such file: \(missing.joined(separator: ", "))")
     }
 
     @Test("each construct appears only where the rules allow it", arguments: rules)

@@ -1,8 +1,8 @@
 import Foundation
 import PetSpotModel
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 /// What a failure keeps of its answer: bounded, whatever the answer's size.
 @Suite("failing answers keep a bounded excerpt")

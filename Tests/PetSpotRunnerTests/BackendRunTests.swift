@@ -1,13 +1,14 @@
 import Foundation
+@testable import PetSpotCLI
+import PetSpotConcurrency
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import PetSpotConcurrency
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers
 /// `rewrite` chooses: a deliberately broken backend rule.

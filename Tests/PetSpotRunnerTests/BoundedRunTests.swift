@@ -1,12 +1,13 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import PetSpotJSON
 import Testing
+@testable import PetSpotCLI
 @testable import PetSpotRunner
 @testable import PetSpotReport
 

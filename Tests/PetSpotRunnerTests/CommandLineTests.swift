@@ -1,7 +1,8 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotMockBackend
-import Testing
 @testable import PetSpotRunner
+import Testing
 
 /// Runs the tool in-process and returns its exit code and output.
 func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {

@@ -2,9 +2,9 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 @Suite("counterexample rendering")
 struct CounterexampleTests {

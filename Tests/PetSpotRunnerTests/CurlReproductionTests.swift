@@ -1,7 +1,8 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotModel
-import Testing
 @testable import PetSpotRunner
+import Testing
 
 /// Runs `script` with `/bin/sh -c`, the environment `environment` added; returns standard output.
 func runShell(_ script: String, environment: [String: String] = [:]) throws -> Data {

@@ -1,7 +1,8 @@
+@testable import PetSpotCLI
 import PetSpotContractKit
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 @Suite("exit codes in --help")
 struct ExitCodeHelpTests {

@@ -17,6 +17,7 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 import Testing
+@testable import PetSpotCLI
 @testable import PetSpotRunner
 
 @Suite("golden CLI output", .serialized)

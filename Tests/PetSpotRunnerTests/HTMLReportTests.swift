@@ -1,8 +1,8 @@
 import Foundation
 import PetSpotJSON
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 /// Headless Chromium, when installed (Debian: `apt-get install -y chromium`; `.ci/run` installs it).
 enum Chromium {

@@ -1,8 +1,9 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotJSON
 import PetSpotModel
-import Testing
 @testable import PetSpotRunner
+import Testing
 
 /// `run`'s transport, both wire clients: sockets (`http://`) and URLSession (`https://`, here
 /// driven over loopback HTTP), against the hostile server.

@@ -1,9 +1,10 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+@testable import PetSpotOpenAPI
+@testable import PetSpotRunner
 import PetSpotSchema
 import Testing
-@testable import PetSpotRunner
 
 /// The official OpenAPI 3.1 schemas: `$PETSPOT_OPENAPI_SCHEMAS`, else `../shared/openapi-3.1`
 /// beside the repository (read there, never copied into the project).

@@ -1,9 +1,10 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotJSON
 import PetSpotModel
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 @Suite("redaction and display text")
 struct RedactionTests {

@@ -1,10 +1,11 @@
 import Foundation
+@testable import PetSpotCLI
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import Testing
 @testable import PetSpotRunner
+import Testing
 
 /// The repository's root directory (three levels above this file).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

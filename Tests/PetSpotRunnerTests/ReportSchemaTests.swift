@@ -1,9 +1,9 @@
 import Foundation
 import PetSpotJSON
+@testable import PetSpotReport
+@testable import PetSpotRunner
 import PetSpotSchema
 import Testing
-@testable import PetSpotRunner
-@testable import PetSpotReport
 
 /// `docs/report.schema.json`, compiled with this package's validator.
 enum ReportSchema {

@@ -5,6 +5,7 @@ import FoundationXML
 import PetSpotJSON
 import PetSpotModel
 import Testing
+@testable import PetSpotCLI
 @testable import PetSpotRunner
 @testable import PetSpotReport
 

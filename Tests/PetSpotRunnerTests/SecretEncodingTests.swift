@@ -2,9 +2,9 @@ import Foundation
 import PetSpotJSON
 import PetSpotPropertyEngine
 import PetSpotPropertyTesting
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 /// Every output of a report (console, JSON, JUnit, HTML, annotations), rendered the way a run
 /// delivers them, from a report the recorder made with `secrets` known.

@@ -5,9 +5,9 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 /// The parts of the stateful group that judge and shrink, on answers made to order, and the
 /// judgement of list rows the run did not create.

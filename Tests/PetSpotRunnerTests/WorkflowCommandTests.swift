@@ -1,8 +1,8 @@
 import Foundation
 import PetSpotJSON
-import Testing
-@testable import PetSpotRunner
 @testable import PetSpotReport
+@testable import PetSpotRunner
+import Testing
 
 @Suite("no workflow command from a target's text", .serialized)
 struct WorkflowCommandTests {

@@ -24,7 +24,7 @@ import Darwin
 /// SIGKILL after a grace period), so no child outlives the run; ``terminateAll()`` does the same
 /// for every adapter still running when the runner itself is interrupted. A process that leaves
 /// the group (`setsid`) is beyond reach.
-final class AdapterProcess: Sendable {
+package final class AdapterProcess: Sendable {
     /// The longest answer line accepted (a runaway adapter cannot exhaust memory).
     static let maxLineBytes = 16 * 1024 * 1024
     /// Standard error relayed in all; later output is counted, not shown.
@@ -499,7 +499,7 @@ final class AdapterProcess: Sendable {
     /// Terminates every adapter process group still running (the runner was interrupted):
     /// SIGTERM to each, then SIGKILL to those left after ``killGraceSeconds``. From then on no
     /// adapter can start.
-    static func terminateAll() {
+    package static func terminateAll() {
         let groups = registry.withLock { registry -> Set<pid_t> in
             registry.closed = true
             return registry.groups

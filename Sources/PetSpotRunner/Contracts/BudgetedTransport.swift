@@ -41,7 +41,7 @@ package final class BudgetedTransport: AnnouncementTransport, Sendable {
     /// The budget's state.
     private let state = Locked(State())
     /// The most requests sent through the budget.
-    let limit: Int
+    package let limit: Int
     /// Where the credentials sent and the passwords received are learnt.
     package let secrets: SecretStore
 

@@ -20,7 +20,7 @@ package enum BackendContractRun {
         let backend = BackendTarget(
             name: baseURL?.absoluteString ?? "in-process backend", transport: budgeted, profile: profile, adminToken: adminToken,
             microchips: MicrochipSequence(), concurrency: 4,
-            submissions: { RunCommand.generatedReports(count: cases, seed: seed, now: Date()) }, baseURL: baseURL)
+            submissions: { SubmittedReports.generated(count: cases, seed: seed, now: Date()) }, baseURL: baseURL)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: "petspot-contracts run --seed \(seed)",
             cases: cases, progress: nil, flows: nil, backend: backend)

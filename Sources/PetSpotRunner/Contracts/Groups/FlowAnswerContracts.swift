@@ -467,12 +467,14 @@ public struct FlowContracts: Sendable {
 /// The flow answers of sut-protocol.md: every generated case asked of the flow code under test
 /// (the reference model, or an app's adapter with `check --sut`), every answer checked against
 /// the schemas, the status by flow, nothing extra and (for an adapter) the reference model.
-struct FlowAnswerContracts: ContractGroup {
-    let name = "flow answers"
+package struct FlowAnswerContracts: ContractGroup {
+    package let name = "flow answers"
 
-    func applies(to session: ContractSession) -> Bool { session.flows != nil }
+    package init() {}
 
-    func check(_ session: ContractSession) async throws(RunnerError) {
+    package func applies(to session: ContractSession) -> Bool { session.flows != nil }
+
+    package func check(_ session: ContractSession) async throws(RunnerError) {
         guard let flows = session.flows else { return }
         let contracts = FlowContracts(
             oracle: flows.oracle, validators: session.schemas.payloadValidators, makeGenerator: flows.makeGenerator,

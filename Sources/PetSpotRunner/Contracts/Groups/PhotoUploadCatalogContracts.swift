@@ -36,7 +36,7 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
             case .unknown: announcement = AnnouncementPath(uuid: UUID())
             case .malformed: announcement = AnnouncementPath(constant: PhotoUploadCase.Target.malformedID)
             }
-            let request = Self.photoRequest(item, announcement: announcement, credentials: PhotoCredentials(id: announcement.id, password: created.password))
+            let request = item.request(to: announcement, credentials: PhotoCredentials(id: announcement.id, password: created.password))
             let answer = try await backend.send(request)
             let expected = item.expected(for: backend.profile)
             var problem: String?
@@ -57,24 +57,5 @@ struct PhotoUploadCatalogContracts: BackendContractGroup {
             }
             backend.record(contract, problem, request: request, expected: expected.description, response: answer, caseId: item.id, redactor: redactor)
         }
-    }
-
-    /// The multipart upload request a catalog case describes.
-    static func photoRequest(_ item: PhotoUploadCase, announcement: AnnouncementPath, credentials: PhotoCredentials) -> TransportRequest {
-        let boundary = "PetSpotContractsBoundary5f2a"
-        var body = Data()
-        for part in item.otherParts {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\r\n\r\n\(part.value)\r\n".utf8))
-        }
-        if let file = item.file {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.partName)\"; filename=\"\(file.fileName)\"\r\n".utf8))
-            body.append(Data("Content-Type: \(file.contentType)\r\n\r\n".utf8))
-            body.append(Data(file.content.bytes()))
-            body.append(Data("\r\n".utf8))
-        }
-        body.append(Data("--\(boundary)--\r\n".utf8))
-        var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)")]
-        if let authorization = item.authorization.headerValue(with: credentials) { headers.append(("Authorization", authorization)) }
-        return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotReport
+import PetSpotRunner
 
 /// The deadline of one `run` (`--deadline`): when it passes, the run's budgeted transport stops
 /// granting requests (``BudgetedTransport/stopGranting(because:)``, as an interruption does), so

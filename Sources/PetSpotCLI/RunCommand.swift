@@ -2,9 +2,10 @@ import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
 import PetSpotJSON
-import PetSpotPropertyEngine
 import PetSpotModel
+import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRunner
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
@@ -224,7 +225,7 @@ struct RunCommand: RunnerCommand {
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
-            concurrency: concurrency, submissions: { Self.generatedReports(count: cases, seed: seed, now: Date()) },
+            concurrency: concurrency, submissions: { SubmittedReports.generated(count: cases, seed: seed, now: Date()) },
             baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
@@ -280,26 +281,4 @@ struct RunCommand: RunnerCommand {
         return (.production, "detected: POST /api/v1/announcements {} answered \(said), neither profile's wording, so production; pass --profile to choose")
     }
 
-    /// `count` valid reports of either flow made at `now` (the server's clock judges their
-    /// dates), with the reference model's payloads.
-    static func generatedReports(count: Int, seed: UInt64, now: Date) -> [(flowCase: FlowCase, payload: CreateAnnouncementRequest)] {
-        let generator: Gen<FlowCase> = Gen.element(of: FlowGenerators.timeZones).flatMap { zone in
-            let context = ReportContext(timeZone: zone, now: now)
-            return FlowGenerators.flow.flatMap { flow in
-                FlowGenerators.inputs(flow, .valid, context: context).map { FlowCase(flow: flow, inputs: $0, context: context) }
-            }
-        }
-        return submittedPayloads(generator.samples(count: count, seed: seed), oracle: ReferenceOracle())
-    }
-
-    /// The cases `oracle` submits, with their payloads decoded (payloads that do not decode
-    /// are left to the flow contracts).
-    static func submittedPayloads(_ cases: [FlowCase], oracle: any FlowOracle) -> [(flowCase: FlowCase, payload: CreateAnnouncementRequest)] {
-        cases.compactMap { flowCase in
-            guard case .success(.submitted(let payload)) = oracle.answer(flowCase).result,
-                let request = try? CreateAnnouncementRequest(json: payload)
-            else { return nil }
-            return (flowCase, request)
-        }
-    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotOpenAPI
 import PetSpotReport
+import PetSpotRunner
 
 /// `petspot-contracts openapi [--output FILE]`: the captured contract as an OpenAPI 3.1 document.
 struct OpenAPICommand: RunnerCommand {

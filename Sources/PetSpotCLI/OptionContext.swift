@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// Where an option's value is read: the command it belongs to and the environment (some defaults
 /// come from it, e.g. `PETSPOT_ADMIN_TOKEN`, `GITHUB_ACTIONS`).

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// Every option of a command, read once: typed values by option, and the replay line.
 package struct ResolvedOptions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// A command-line option declared once: its name, value placeholder, default and help (the usage
 /// text), how its text becomes a value and is checked (the parser), and how the value is written

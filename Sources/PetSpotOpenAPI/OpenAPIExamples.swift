@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotRunner
 
 /// Example answers for the OpenAPI document, taken from the catalogs: every catalog case is
 /// sent to an in-process mock in the production profile, and each answer that is what the case
@@ -99,8 +100,7 @@ package struct OpenAPIExamples: Sendable {
             case .unknown: target = AnnouncementPath(constant: Self.unknownId)
             case .malformed: target = AnnouncementPath(constant: PhotoUploadCase.Target.malformedID)
             }
-            let request = PhotoUploadCatalogContracts.photoRequest(
-                item, announcement: target, credentials: PhotoCredentials(id: target.id, password: password))
+            let request = item.request(to: target, credentials: PhotoCredentials(id: target.id, password: password))
             let defect = item.knownProductionDefect.map { " Known production defect: \($0)." } ?? ""
             record(
                 .uploadPhoto, request, expected: item.expected, backend: backend, name: item.id, summary: item.description,

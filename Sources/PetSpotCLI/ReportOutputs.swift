@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// The report outputs of `check` and `run` beyond the console: the JSON report (`--report-json`),
 /// JUnit XML (`--junit`), the HTML report (`--report-html`) and GitHub Actions annotations

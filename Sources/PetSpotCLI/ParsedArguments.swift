@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import PetSpotRunner
+
 /// What the usage text shows of one `--flag`: its name, the value it takes (if any), its default
 /// and help.
 package struct OptionSpec: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotModel
 import PetSpotReport
+import PetSpotRunner
 
 extension RunCommand {
     /// The group of the run's own contract: enough of the contracts were checked.

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// What the command line does with a report: its exit code, the files it writes
 /// (`--report-json`, `--junit`, `--report-html`) and its delivery to the console.

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// One option's value once read, and its part of the replay line.
 package struct ResolvedOption: Sendable {

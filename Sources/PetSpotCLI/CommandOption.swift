@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRunner
 
 /// When an option is written into the line that replays a run.
 package enum ReplayRule: Sendable {

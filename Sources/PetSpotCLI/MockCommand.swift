@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
+import PetSpotRunner
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
 struct MockCommand: RunnerCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotReport
+import PetSpotRunner
 
 /// The `petspot-contracts` command line: parses the command word and its flags, runs the
 /// command, and maps every outcome to an exit code.
@@ -134,37 +135,4 @@ package protocol RunnerCommand: Sendable {
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError)
     /// Runs the command; its result is the exit code.
     func run(output: RunnerOutput) async throws -> RunnerExitCode
-}
-
-/// Runs blocking work (pipes to an adapter, property runs) on its own thread, off Swift's
-/// cooperative pool, and resumes with its result.
-package func runOnDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(returning: body())
-        }
-        thread.stackSize = 16 * 1024 * 1024
-        thread.start()
-    }
-}
-
-/// Runs async work from a thread that may block (a property's body, a proxy's connection thread),
-/// and waits for its result. Never call it from the cooperative pool: the task it starts needs a
-/// thread of that pool.
-package func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    let result = Locked<T?>(nil)
-    Task { let value = await body(); result.withLock { $0 = value } }
-    while true {
-        // A finite deadline: NSCondition cannot wait until `Date.distantFuture`.
-        if let value = result.withLock(waitingUntil: Date(timeIntervalSinceNow: 3600), for: { $0 != nil }, { value, _ in value }) { return value }
-    }
-}
-
-/// A shell-safe rendering of one word for replay command lines.
-func shellQuoted(_ word: String) -> String {
-    let safe = word.unicodeScalars.allSatisfy {
-        CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,".unicodeScalars.contains($0)
-    }
-    if safe && !word.isEmpty { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }

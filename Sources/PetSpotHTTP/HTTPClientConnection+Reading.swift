@@ -18,6 +18,17 @@ extension HTTPClientConnection {
         return response
     }
 
+    /// Reads answers until the final one: interim 1xx answers (`100 Continue`, `103 Early Hints`)
+    /// are read and dropped; `101 Switching Protocols` is returned, since HTTP ends there on this
+    /// connection.
+    /// - Throws: as ``readResponse(bodyless:deadline:)``, for any of the answers read.
+    package func readFinalResponse(bodyless: Bool = false, deadline: ContinuousClock.Instant) throws(HTTPClientError) -> HTTPResponse {
+        while true {
+            let response = try readResponse(bodyless: bodyless, deadline: deadline)
+            if response.status >= 200 || response.status == 101 { return response }
+        }
+    }
+
     /// Forgets the bytes of ``buffer`` already consumed.
     private func dropConsumedBytes() {
         guard cursor > 0 else { return }

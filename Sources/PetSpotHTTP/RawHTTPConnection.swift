@@ -85,19 +85,16 @@ public final class RawHTTPConnection {
         return output
     }
 
-    /// Reads one response (skipping interim 1xx answers), each within the timeout.
+    /// Reads one final response within the timeout: interim 1xx answers are skipped, and `101`
+    /// is returned (HTTP ends there on this connection).
     /// - Returns: the response, or `nil` when the connection closed before a complete one.
     /// - Throws: ``HTTPSocketError`` on a timeout, a socket error, or an unparseable response.
     public func readResponse() throws(HTTPSocketError) -> HTTPResponse? {
-        while true {
-            let response: HTTPResponse
-            do throws(HTTPClientError) {
-                response = try connection.readResponse(deadline: Self.deadline(after: timeout))
-            } catch {
-                if error.isEarlyClose { return nil }
-                throw Self.socketError(error, in: "read")
-            }
-            if response.status >= 200 { return response }
+        do throws(HTTPClientError) {
+            return try connection.readFinalResponse(deadline: Self.deadline(after: timeout))
+        } catch {
+            if error.isEarlyClose { return nil }
+            throw Self.socketError(error, in: "read")
         }
     }
 

@@ -46,15 +46,13 @@ package struct SocketHTTPClient: HTTPWireClient {
         let rules = HTTPClientRules(
             maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes, refusesContentCodings: true, resetEndsStream: false)
         let deadline = request.deadline
-        var answer: HTTPResponse
+        let answer: HTTPResponse
         do throws(HTTPClientError) {
             let connection = try HTTPClientConnection(
                 host: request.endpoint.host, port: request.endpoint.port, rules: rules, deadline: deadline)
             try send(head, on: connection, deadline: deadline)
             if !request.body.isEmpty { try send(request.body, on: connection, deadline: deadline) }
-            repeat {
-                answer = try connection.readResponse(bodyless: request.method == "HEAD", deadline: deadline)
-            } while (100...199).contains(answer.status) && answer.status != 101
+            answer = try connection.readFinalResponse(bodyless: request.method == "HEAD", deadline: deadline)
         } catch {
             throw failure(error, at: request.endpoint.hostHeader, limits: limits)
         }

@@ -234,7 +234,7 @@ public final class HTTPServer: Sendable {
             do throws(HTTPSocketError) {
                 let budget = ConnectionBudget(configuredConnections: configuration.maxConnections,
                                               descriptorLimit: Socket.openFileLimit())
-                let (listener, port) = try Self.bindListener(host: configuration.host, port: configuration.port)
+                let (listener, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: 512)
                 let run: ServerRun
                 do throws(HTTPSocketError) {
                     run = try ServerRun(configuration: configuration, budget: budget, handler: handler, listener: listener)
@@ -295,35 +295,4 @@ public final class HTTPServer: Sendable {
         stop()
     }
 
-    // MARK: Listening
-
-    private static func bindListener(host: String, port: Int) throws(HTTPSocketError) -> (descriptor: Int32, port: Int) {
-        var address = try Socket.address(host: host, port: port)
-        let descriptor = socket(AF_INET, Socket.streamType, 0)
-        guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
-        Socket.setOption(descriptor, SOL_SOCKET, SO_REUSEADDR, 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
-            Socket.closeDescriptor(descriptor)
-            throw HTTPSocketError(operation: "bind \(host):\(port)", code: code)
-        }
-        guard listen(descriptor, 512) == 0 else {
-            let code = errno
-            Socket.closeDescriptor(descriptor)
-            throw HTTPSocketError(operation: "listen", code: code)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        Socket.setNonBlocking(descriptor)
-        Socket.setCloseOnExec(descriptor)
-        return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
-    }
 }

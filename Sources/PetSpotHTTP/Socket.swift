@@ -55,6 +55,47 @@ package enum Socket {
         return address
     }
 
+    /// A listening TCP socket on `host:port` (port 0: a free one), non-blocking and close-on-exec
+    /// from its creation (a process spawned meanwhile by another thread does not inherit it).
+    /// - Returns: the descriptor, which the caller owns, and the port it listens on.
+    /// - Throws: ``HTTPSocketError`` naming the step that failed (`bind 127.0.0.1:8080`: in use).
+    package static func listen(host: String, port: Int, backlog: Int32) throws(HTTPSocketError) -> (descriptor: Int32, port: Int) {
+        var address = try Socket.address(host: host, port: port)
+        #if os(Linux)
+        let descriptor = socket(AF_INET, streamType | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, streamType, 0)
+        #endif
+        guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
+        setCloseOnExec(descriptor)
+        setOption(descriptor, SOL_SOCKET, SO_REUSEADDR, 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let code = errno
+            closeDescriptor(descriptor)
+            throw HTTPSocketError(operation: "bind \(host):\(port)", code: code)
+        }
+        #if canImport(Glibc)
+        let listening = Glibc.listen(descriptor, backlog)
+        #elseif canImport(Darwin)
+        let listening = Darwin.listen(descriptor, backlog)
+        #endif
+        guard listening == 0 else {
+            let code = errno
+            closeDescriptor(descriptor)
+            throw HTTPSocketError(operation: "listen", code: code)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        setNonBlocking(descriptor)
+        return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
+    }
+
     /// Closes a descriptor.
     package static func closeDescriptor(_ fd: Int32) {
         #if canImport(Glibc)

@@ -57,28 +57,7 @@ package final class FaultProxy: Sendable {
     /// Starts listening on 127.0.0.1 (a free port) and returns the base URL the app is given.
     package func start() throws(HTTPSocketError) -> URL {
         Socket.ignoreSIGPIPE()
-        #if os(Linux)
-        let fd = socket(AF_INET, Socket.streamType | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, Socket.streamType, 0)
-        #endif
-        guard fd >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
-        Socket.setCloseOnExec(fd)
-        Socket.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        var address = try Socket.address(host: "127.0.0.1", port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let code = errno
-            Socket.closeDescriptor(fd)
-            throw HTTPSocketError(operation: "bind/listen 127.0.0.1", code: code)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 64)
         listener.withLock { $0 = fd }
         running.withLock { $0 = true }
         let thread = Thread { [self] in acceptLoop(fd) }

@@ -198,12 +198,3 @@ package final class BudgetHold: Sendable {
         if unused > 0 { transport.release(unused) }
     }
 }
-
-/// A request the budget did not pay for, so it was not sent: the budget was reached, or the run
-/// was stopped.
-package struct BudgetRefusal: Error, Sendable, CustomStringConvertible {
-    /// Why the run stopped granting requests, or `nil` when the budget was reached.
-    package let reason: String?
-
-    package var description: String { reason ?? "the request budget was reached" }
-}

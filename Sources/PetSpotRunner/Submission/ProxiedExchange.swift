@@ -11,16 +11,6 @@ import PetSpotHTTP
 import PetSpotMockTransport
 import PetSpotModel
 
-/// What reached the app of one connection.
-package enum Delivery: Sendable, Hashable {
-    /// The whole answer was written to the app.
-    case answered(status: Int)
-    /// The connection was closed (or reset) without an answer.
-    case noAnswer
-    /// The app closed the connection before an answer was written: it gave up (its time-out).
-    case gaveUp(afterSeconds: Double)
-}
-
 /// One connection the app opened through the proxy, and what happened to it.
 package struct ProxiedExchange: Sendable {
     /// The connection's number in the scenario, from 0.

@@ -4,16 +4,6 @@ import PetSpotJSON
 import PetSpotModel
 import PetSpotReport
 
-/// What the user did at one turn of a scenario.
-package enum UserAction: Sendable, Hashable {
-    /// Filled the report and tapped its submit button.
-    case submit
-    /// Tapped Try Again (or the submit button again after a Cancel).
-    case tryAgain
-    /// Tapped Cancel on the alert.
-    case cancel
-}
-
 /// One turn of a scenario: the user's action, the app's answer, and every connection the app
 /// opened meanwhile.
 package struct ScenarioTurn: Sendable {

@@ -1,30 +1,6 @@
 import PetSpotJSON
 import PetSpotPropertyEngine
 
-/// The image type an upload sends.
-enum PhotoKind: String, Hashable, Sendable {
-    case png, jpeg
-
-    /// The extension `photoUrl` takes for it.
-    var fileExtension: String { rawValue }
-    /// The declared Content-Type.
-    var mediaType: String { "image/\(rawValue)" }
-    /// The file name sent.
-    var fileName: String { self == .png ? "pet.png" : "pet.jpg" }
-}
-
-/// The microchip number a create sends: none, or the program's `n`-th number (shown `A`, `B`, ...).
-enum ChipUse: Hashable, Sendable {
-    case none
-    case chip(Int)
-
-    /// The chip's index, if any.
-    var index: Int? {
-        if case .chip(let index) = self { return index }
-        return nil
-    }
-}
-
 /// One operation of a sequence. Announcements are named by slots (`#1`, `#2`, ... in the order
 /// the program first names them); a slot is created once, so "create after a delete" is a create
 /// of a new slot, possibly with the deleted one's microchip number.

@@ -7,20 +7,6 @@ import PetSpotModel
 // backend-contract.md ("What holds across requests" and each route's rules); the oracle that
 // judges one answer in a state of it is `SequenceOracle`.
 
-/// One operation as it was sent and answered.
-struct ExecutedStep: Sendable {
-    /// The client that sent it among parallel branches (0, 1, ...); `nil` in the prefix.
-    let lane: Int?
-    /// The operation.
-    let operation: SequenceOperation
-    /// Its requests and answers in order (a fill: create, upload, create, upload, ...).
-    let exchanges: [BackendTarget.Exchange]
-    /// Why nothing was sent: a branch's operation on an announcement whose create was refused.
-    let notSent: String?
-    /// The bytes of each image uploaded, in order.
-    let images: [Data]
-}
-
 /// The store as the contract says it must be after the steps so far.
 struct StoreModel: Sendable {
     /// A photo an upload stored.

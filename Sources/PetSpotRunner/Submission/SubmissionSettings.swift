@@ -1,0 +1,32 @@
+import Foundation
+import PetSpotConcurrency
+import PetSpotJSON
+import PetSpotMockBackend
+import PetSpotModel
+import PetSpotPropertyEngine
+import PetSpotReport
+
+/// How `check` drives an app's submission through a faulty network.
+package struct SubmissionSettings: Sendable {
+    /// Scenarios generated (0: the group does not run).
+    package var scenarios: Int
+    /// The rule the reference model follows on Try Again.
+    package var rule: SubmissionRule
+    /// Seconds the app waits for each answer (sent in every `submit` question).
+    package var requestTimeout: Double
+    /// Seconds the shrinker may spend on one property.
+    package var shrinkSeconds: Double
+
+    /// What a default `check` uses: 40 scenarios, report-flows.md's rule, a 0.3 s time-out (every
+    /// answer held past it costs that long; the proxy answers a healthy request in milliseconds),
+    /// 5 s of shrinking per property.
+    package static let defaults = SubmissionSettings(scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 5)
+
+    /// Settings.
+    package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double) {
+        self.scenarios = scenarios
+        self.rule = rule
+        self.requestTimeout = requestTimeout
+        self.shrinkSeconds = shrinkSeconds
+    }
+}

@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `exclusiveMaximum`: a number must be below the limit.
-final class ExclusiveMaximumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class ExclusiveMaximumKeyword: NumericBoundKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "exclusiveMaximum"
     static let vocabulary: Vocabularies? = .validation
-    let bound: NumericBound
-    let location: KeywordLocation
-
-    init(bound: NumericBound, location: KeywordLocation) {
-        self.bound = bound
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ExclusiveMaximumKeyword? {
-        ExclusiveMaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {

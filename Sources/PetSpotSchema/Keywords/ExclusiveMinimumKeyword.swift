@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `exclusiveMinimum`: a number must be above the limit.
-final class ExclusiveMinimumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class ExclusiveMinimumKeyword: NumericBoundKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "exclusiveMinimum"
     static let vocabulary: Vocabularies? = .validation
-    let bound: NumericBound
-    let location: KeywordLocation
-
-    init(bound: NumericBound, location: KeywordLocation) {
-        self.bound = bound
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> ExclusiveMinimumKeyword? {
-        ExclusiveMinimumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {

@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `maxItems`: an array must have at most this many items.
-final class MaxItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class MaxItemsKeyword: CountLimitKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maxItems"
     static let vocabulary: Vocabularies? = .validation
-    let limit: Int
-    let location: KeywordLocation
-
-    init(limit: Int, location: KeywordLocation) {
-        self.limit = limit
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaxItemsKeyword? {
-        MaxItemsKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {

@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `maximum`: a number must be at most the limit.
-final class MaximumKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class MaximumKeyword: NumericBoundKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "maximum"
     static let vocabulary: Vocabularies? = .validation
-    let bound: NumericBound
-    let location: KeywordLocation
-
-    init(bound: NumericBound, location: KeywordLocation) {
-        self.bound = bound
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MaximumKeyword? {
-        MaximumKeyword(bound: NumericBound(try schema.number(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {

@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `minProperties`: an object must have at least this many members.
-final class MinPropertiesKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class MinPropertiesKeyword: CountLimitKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "minProperties"
     static let vocabulary: Vocabularies? = .validation
-    let limit: Int
-    let location: KeywordLocation
-
-    init(limit: Int, location: KeywordLocation) {
-        self.limit = limit
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> MinPropertiesKeyword? {
-        MinPropertiesKeyword(limit: try schema.nonNegativeInteger(name, value), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         switch instance {

@@ -182,8 +182,7 @@ extension HTTPClientConnection {
             if cursor > 64 * 1024 { dropConsumedBytes() }
             let line = try readLine(tooLong: .chunkSizeLineTooLong(limit: rules.maxLineBytes), deadline: deadline)
             let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16), size >= 0
-            else {
+            guard let size = ChunkSize.value(ofHexDigits: digits) else {
                 throw .invalidChunkSizeLine(status: status, line: Array(line), bodyBytes: body.count)
             }
             if size == 0 { break }

@@ -390,20 +390,8 @@ package struct HTTPRequestParser: Sendable {
                 state.cursor = lineEnd + 2
                 continue
             }
-            let sizeDigits = line.prefix { $0 != UInt8(ascii: ";") }
-            guard !sizeDigits.isEmpty, sizeDigits.count <= 15 else {
+            guard let size = ChunkSize.value(ofHexDigits: line.prefix { $0 != UInt8(ascii: ";") }) else {
                 throw HTTPParseError(status: 400, reason: "invalid chunk size at byte \(state.cursor)")
-            }
-            var size = 0
-            for byte in sizeDigits {
-                let nibble: Int
-                switch byte {
-                case 0x30...0x39: nibble = Int(byte - 0x30)
-                case 0x41...0x46: nibble = Int(byte - 0x41 + 10)
-                case 0x61...0x66: nibble = Int(byte - 0x61 + 10)
-                default: throw HTTPParseError(status: 400, reason: "invalid chunk size at byte \(state.cursor)")
-                }
-                size = size << 4 | nibble
             }
             if size == 0 {
                 state.readingTrailers = true

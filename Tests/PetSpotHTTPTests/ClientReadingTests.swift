@@ -7,12 +7,12 @@ import Foundation
 @testable import PetSpotHTTP
 import Testing
 
-/// The client side (``HTTPClientConnection/readFinalResponse(bodyless:deadline:)``, which `run`'s
-/// wire client and the tests' ``RawHTTPConnection`` share) reads past interim answers to the
-/// final one (RFC 9110, section 15.2), and stops at `101 Switching Protocols`, after which the
-/// connection no longer speaks HTTP.
-@Suite("the client's interim answers")
-struct ClientInterimAnswerTests {
+/// How the client side (``HTTPClientConnection``, which `run`'s wire client and the tests'
+/// ``RawHTTPConnection`` share) reads answers a server may send: past interim answers to the
+/// final one (RFC 9110, section 15.2), stopping at `101 Switching Protocols`, after which the
+/// connection no longer speaks HTTP; chunk sizes as RFC 9112 spells them, and nothing else.
+@Suite("the client reading answers")
+struct ClientReadingTests {
     /// A one-connection server on 127.0.0.1 that answers `bytes`, as they are, once the request's
     /// head has arrived, then closes; its port.
     static func cannedServer(answering bytes: String) throws -> Int {
@@ -58,5 +58,24 @@ struct ClientInterimAnswerTests {
         defer { connection.close() }
         let response = try #require(try connection.send(HTTPRequest(method: "GET", target: "/health")))
         #expect(response.status == 101)
+    }
+
+    @Test("a chunk size must be hex digits only: a sign (+2, -0) is a malformed answer", arguments: ["+2\r\nok\r\n0", "2\r\nok\r\n-0"])
+    func signedChunkSizeIsRefused(_ chunks: String) throws {
+        let port = try Self.cannedServer(answering: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(chunks)\r\n\r\n")
+        let connection = try RawHTTPConnection(port: port, timeout: 60)
+        defer { connection.close() }
+        #expect(throws: HTTPSocketError.self) { try connection.send(HTTPRequest(method: "GET", target: "/health")) }
+    }
+
+    @Test("chunk sizes in either case, with an extension, are read")
+    func chunkSizesAreRead() throws {
+        let port = try Self.cannedServer(
+            answering: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "a;name=value\r\n0123456789\r\nB\r\nabcdefghijk\r\n0\r\n\r\n")
+        let connection = try RawHTTPConnection(port: port, timeout: 60)
+        defer { connection.close() }
+        let response = try #require(try connection.send(HTTPRequest(method: "GET", target: "/health")))
+        #expect(response.bodyText == "0123456789abcdefghijk")
     }
 }

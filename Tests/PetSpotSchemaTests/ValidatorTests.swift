@@ -41,6 +41,32 @@ struct ValidatorTests {
         #expect(errors[4].message.contains("colour"))
     }
 
+    /// One failing instance per keyword whose location and compile its base class writes
+    /// (`CountLimitKeyword`, `NumericBoundKeyword`, `SubschemaKeyword`, `SubschemaArrayKeyword`):
+    /// every error it reports sits at or below the keyword, relative and absolute.
+    static let locatedKeywordCases: [(String, JSONValue, JSONValue)] = [
+        ("minItems", ["minItems": 2], [1]), ("maxItems", ["maxItems": 1], [1, 2]),
+        ("minLength", ["minLength": 2], "a"), ("maxLength", ["maxLength": 1], "ab"),
+        ("minProperties", ["minProperties": 1], [:]), ("maxProperties", ["maxProperties": 0], ["a": 1]),
+        ("minimum", ["minimum": 1], 0), ("maximum", ["maximum": 1], 2),
+        ("exclusiveMinimum", ["exclusiveMinimum": 1], 1), ("exclusiveMaximum", ["exclusiveMaximum": 1], 1),
+        ("not", ["not": ["type": "integer"]], 1), ("propertyNames", ["propertyNames": ["maxLength": 1]], ["ab": 1]),
+        ("unevaluatedItems", ["unevaluatedItems": false], [1]), ("unevaluatedProperties", ["unevaluatedProperties": false], ["a": 1]),
+        ("allOf", ["allOf": [["type": "string"]]], 1), ("anyOf", ["anyOf": [["type": "string"], ["type": "null"]]], 1),
+        ("oneOf", ["oneOf": [["type": "string"], ["type": "null"]]], 1), ("prefixItems", ["prefixItems": [["type": "string"]]], [1]),
+    ]
+
+    @Test("each keyword's errors carry its own location", arguments: locatedKeywordCases)
+    func keywordErrorsAreLocatedAtTheKeyword(_ keyword: String, _ schemaValue: JSONValue, _ instance: JSONValue) throws {
+        let schema = try JSONSchema.compile(schemaValue)
+        let errors = schema.validate(instance).errors
+        #expect(!errors.isEmpty, "\(keyword) did not fail \(instance)")
+        for error in errors {
+            #expect(error.keywordLocation.hasPrefix("/\(keyword)"), "\(keyword): \(error.keywordLocation)")
+            #expect(error.absoluteKeywordLocation?.hasPrefix("urn:petspot:schema#/\(keyword)") == true, "\(keyword): \(error.absoluteKeywordLocation ?? "-")")
+        }
+    }
+
     @Test func basicOutputShape() throws {
         let schema = try JSONSchema.compile(["type": "string"])
         let output = schema.validate(5).basicOutput

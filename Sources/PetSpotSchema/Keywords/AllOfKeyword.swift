@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `allOf`: the instance must be valid against every subschema.
-final class AllOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class AllOfKeyword: SubschemaArrayKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "allOf"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: Subschemas
-    let location: KeywordLocation
-
-    init(nodes: Subschemas, location: KeywordLocation) {
-        self.nodes = nodes
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> AllOfKeyword? {
-        AllOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         for position in nodes.indices where try !evaluator.isValid(nodes, position, instance) { return false }

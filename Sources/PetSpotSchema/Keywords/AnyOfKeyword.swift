@@ -2,20 +2,9 @@ import PetSpotJSON
 
 /// `anyOf`: the instance must be valid against at least one subschema. The errors of failed
 /// branches are kept only when every branch fails, after a summary.
-final class AnyOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class AnyOfKeyword: SubschemaArrayKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "anyOf"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: Subschemas
-    let location: KeywordLocation
-
-    init(nodes: Subschemas, location: KeywordLocation) {
-        self.nodes = nodes
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> AnyOfKeyword? {
-        AnyOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         for position in nodes.indices where try evaluator.isValid(nodes, position, instance) { return true }

@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `oneOf`: the instance must be valid against exactly one subschema.
-final class OneOfKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class OneOfKeyword: SubschemaArrayKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "oneOf"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: Subschemas
-    let location: KeywordLocation
-
-    init(nodes: Subschemas, location: KeywordLocation) {
-        self.nodes = nodes
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> OneOfKeyword? {
-        OneOfKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         var validCount = 0

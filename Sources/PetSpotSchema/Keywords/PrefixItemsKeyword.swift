@@ -2,20 +2,9 @@ import PetSpotJSON
 
 /// `prefixItems`: each of the array's first items must be valid against the subschema at its
 /// position.
-final class PrefixItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class PrefixItemsKeyword: SubschemaArrayKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "prefixItems"
     static let vocabulary: Vocabularies? = .applicator
-    let nodes: Subschemas
-    let location: KeywordLocation
-
-    init(nodes: Subschemas, location: KeywordLocation) {
-        self.nodes = nodes
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> PrefixItemsKeyword? {
-        PrefixItemsKeyword(nodes: Subschemas(try schema.schemaArray(name, value)), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .array(let items) = copy instance else { return true }

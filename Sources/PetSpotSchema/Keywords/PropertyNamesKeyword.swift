@@ -1,20 +1,9 @@
 import PetSpotJSON
 
 /// `propertyNames`: every member name of the object, as a string, must be valid against the subschema.
-final class PropertyNamesKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class PropertyNamesKeyword: SubschemaKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "propertyNames"
     static let vocabulary: Vocabularies? = .applicator
-    let node: SchemaNode
-    let location: KeywordLocation
-
-    init(node: SchemaNode, location: KeywordLocation) {
-        self.node = node
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> PropertyNamesKeyword? {
-        PropertyNamesKeyword(node: try schema.subschema(name), location: schema.location(of: name))
-    }
 
     override func isValid(_ instance: borrowing JSONValue, _ evaluator: inout Evaluator) throws(SchemaEvaluationError) -> Bool {
         guard case .object(let object) = copy instance else { return true }

@@ -3,22 +3,11 @@ import PetSpotJSON
 /// `unevaluatedItems`: every item that no sibling keyword (nor a valid subschema of one)
 /// evaluated must be valid against the subschema. It runs last and reads its siblings'
 /// annotations, so its schema always runs ``validate(_:_:_:)`` with them.
-final class UnevaluatedItemsKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {
+final class UnevaluatedItemsKeyword: SubschemaKeyword, SchemaKeyword, @unchecked Sendable {
     static let name = "unevaluatedItems"
     static let vocabulary: Vocabularies? = .unevaluated
     static let order = KeywordOrder.last
     static let needsAnnotations = true
-    let node: SchemaNode
-    let location: KeywordLocation
-
-    init(node: SchemaNode, location: KeywordLocation) {
-        self.node = node
-        self.location = location
-    }
-
-    static func compile(_ value: JSONValue, in schema: KeywordContext) throws(SchemaCompileError) -> UnevaluatedItemsKeyword? {
-        UnevaluatedItemsKeyword(node: try schema.subschema(name), location: schema.location(of: name))
-    }
 
     /// Without annotations there is nothing to judge: true. (Not reached: a schema with this
     /// keyword collects annotations, so it runs ``validate(_:_:_:)``.)

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotFlowGenerators
 import PetSpotJSON
+import PetSpotMockBackend
 import PetSpotModel
 import PetSpotPropertyEngine
 import PetSpotReport
@@ -220,6 +221,15 @@ struct RunCommand: RunnerCommand {
             replayCommand += " --profile \(profile.rawValue)"
         }
         if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
+        // A token the server refuses is a setup mistake, not a backend defect: said before anything
+        // is created, rather than as failed delete contracts and leftovers.
+        if let adminToken, let refusal = await Self.adminTokenRefusal(adminToken, transport) {
+            let source = adminTokenFromCommandLine ? "--admin-token" : "PETSPOT_ADMIN_TOKEN"
+            throw RunnerError.configuration(
+                "the admin token (\(source)) was refused: \(refusal). Give the server's admin token (the mock's is "
+                    + "\(MockBackend.defaultAdminToken) unless its --admin-token says otherwise), or none to run without "
+                    + "deleting; nothing was created", command: "run")
+        }
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
         let (cases, seed) = (self.cases, self.seed)
@@ -248,6 +258,18 @@ struct RunCommand: RunnerCommand {
             command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
         try outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
+    }
+
+    /// What the target answered when it refused `token`, told by one delete of an unknown id
+    /// with it before the first contract (nothing to delete, so nothing changes): `401` means
+    /// the token is not the server's (backend-contract.md checks the token before the id); `nil`
+    /// for any other answer (`404` is the token accepted; the contracts judge the rest) or none.
+    static func adminTokenRefusal(_ token: String, _ transport: BudgetedTransport) async -> String? {
+        let request = BackendTarget.adminDeleteRequest(AnnouncementPath(uuid: UUID()), authorization: token)
+        guard let answer = try? await transport.send(request), answer.status == 401 else { return nil }
+        let error = (try? JSONValue.parse(answer.body))?["error"]
+        let message = DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: 120)
+        return "DELETE \(request.path) with it answered 401 \(error?["code"]?.stringValue ?? "") \"\(message)\""
     }
 
     /// The body of the profile probe: an empty object, which every profile refuses (nothing is

@@ -95,6 +95,23 @@ struct BackendRunTests {
         #expect(result.out.contains("left on target"))
     }
 
+    @Test("a refused admin token is a setup error: exit 2 after two requests, nothing created, the token not shown")
+    func refusedAdminToken() async throws {
+        let backend = MockBackend(profile: .production, clock: serverClockAhead)
+        let counting = CountingTransport(base: InProcessTransport(backend: backend))
+        let token = "not-the-servers-token-5f2a"
+        do {
+            _ = try await runThrough(counting, ["--cases", "3", "--seed", "5", "--admin-token", token])
+            Issue.record("a refused admin token ran the contracts")
+        } catch let error as RunnerError {
+            #expect(error.exitCode == .configuration)
+            #expect(error.message.contains("the admin token (--admin-token) was refused") && error.message.contains("401 UNAUTHENTICATED"), "\(error.message)")
+            #expect(!error.message.contains(token))
+        }
+        #expect(backend.storedAnnouncementCount == 0)
+        #expect(counting.count == 2, "the profile probe and one delete of an unknown id, nothing more: \(counting.count)")
+    }
+
     @Test("the budget counts every request sent, and no more go out than it allows", arguments: [1, 7, 30, 120, 400])
     func budgetCountsRequestsSent(limit: Int) async throws {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)

@@ -214,10 +214,14 @@ struct RunCommand: RunnerCommand {
         var profileLine = "given with --profile"
         let profile: BackendProfile
         var replayCommand = self.replayCommand
+        let probe = await Self.sendProfileProbe(transport)
+        if case .success(let answer) = probe, answer.status == 404 {
+            throw RunnerError.configuration(Self.noCreateRoute(answer, baseURL: baseURL), command: "run")
+        }
         if let given = self.profile {
             profile = given
         } else {
-            (profile, profileLine) = await Self.detectProfile(transport)
+            (profile, profileLine) = Self.detectProfile(from: probe)
             replayCommand += " --profile \(profile.rawValue)"
         }
         if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
@@ -277,18 +281,41 @@ struct RunCommand: RunnerCommand {
     /// mock `FIELD is required`.
     static let profileProbeBody = "{}"
 
-    /// The target's profile, told by one create request with an empty object
-    /// (``profileProbeBody``) before the first contract, and the line that says how it was
-    /// told: strict when the answer is worded as the project's strict mock words it, production
-    /// otherwise (a real backend, the mock's production profile, or an answer that says neither).
-    static func detectProfile(_ transport: BudgetedTransport) async -> (BackendProfile, String) {
+    /// Sends the profile probe: one create request with an empty object (``profileProbeBody``),
+    /// before the first contract and whatever `--profile` says. It creates nothing; its answer
+    /// tells the profile (``detectProfile(from:)``) and whether the base URL leads to the API.
+    static func sendProfileProbe(_ transport: BudgetedTransport) async -> Result<TransportResponse, TransportError> {
         let request = TransportRequest(
             method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
             body: Data(profileProbeBody.utf8))
-        let answer: TransportResponse
         do {
-            answer = try await transport.send(request)
+            return .success(try await transport.send(request))
         } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The configuration error for a probe answered 404: no create route under the base URL, so
+    /// every contract would fail for a reason that is the command line's, not the backend's.
+    static func noCreateRoute(_ answer: TransportResponse, baseURL: URL) -> String {
+        let error = (try? JSONValue.parse(answer.body))?["error"]
+        let said = "404 \(error?["code"]?.stringValue ?? "") \"\(DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: 80))\""
+        let path = baseURL.path
+        let after = path.isEmpty || path == "/" ? "" : ", after its path \(path)"
+        return "the base URL does not lead to the announcements API: POST /api/v1/announcements answered \(said). "
+            + "The routes of backend-contract.md are sent under the base URL\(after): give the URL they are under "
+            + "(for the mock, http://127.0.0.1:PORT with no path); nothing was created"
+    }
+
+    /// The target's profile, told by the probe's answer (``sendProfileProbe(_:)``), and the line
+    /// that says how it was told: strict when the answer is worded as the project's strict mock
+    /// words it, production otherwise (a real backend, the mock's production profile, or an answer
+    /// that says neither).
+    static func detectProfile(from probe: Result<TransportResponse, TransportError>) -> (BackendProfile, String) {
+        let answer: TransportResponse
+        switch probe {
+        case .success(let received): answer = received
+        case .failure(let error):
             return (.production, "detected: no answer to the probe POST /api/v1/announcements {} (\(error.description)), so production; pass --profile to choose")
         }
         let error = (try? JSONValue.parse(answer.body))?["error"]

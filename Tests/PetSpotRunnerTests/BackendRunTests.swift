@@ -112,6 +112,27 @@ struct BackendRunTests {
         #expect(counting.count == 2, "the profile probe and one delete of an unknown id, nothing more: \(counting.count)")
     }
 
+    @Test("a base URL under which there is no create route is a setup error: exit 2 after one request", arguments: [[], ["--profile", "strict"]])
+    func noCreateRoute(profileWords: [String]) async throws {
+        // What a base URL with a wrong path prefix meets: the server's 404 envelope for every route.
+        let backend = MockBackend(profile: .strict, clock: serverClockAhead)
+        let everywhere404 = BrokenBackendTransport(base: InProcessTransport(backend: backend)) { _, response in
+            var missing = response
+            missing.status = 404
+            missing.body = Data(#"{"error":{"requestId":"r","code":"NOT_FOUND","message":"Resource not found"}}"#.utf8)
+            return missing
+        }
+        let counting = CountingTransport(base: everywhere404)
+        do {
+            _ = try await runThrough(counting, ["--cases", "3", "--seed", "5", "--admin-token", MockBackend.defaultAdminToken] + profileWords)
+            Issue.record("a base URL with no create route under it ran the contracts")
+        } catch let error as RunnerError {
+            #expect(error.exitCode == .configuration)
+            #expect(error.message.contains("the base URL does not lead to the announcements API"), "\(error.message)")
+        }
+        #expect(counting.count == 1, "the probe alone: \(counting.count)")
+    }
+
     @Test("the budget counts every request sent, and no more go out than it allows", arguments: [1, 7, 30, 120, 400])
     func budgetCountsRequestsSent(limit: Int) async throws {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)

@@ -53,7 +53,7 @@ struct HostileIdTests {
     func hostileIds() async throws {
         let creates = Locked(0)
         let server = try HostileServer { request, _ in
-            guard request.method == "POST", request.target == HostileServerTests.createPath else { return .proxy }
+            guard request.method == "POST", request.target == HostileServerTests.createPath, !request.isProfileProbe else { return .proxy }
             let index = creates.withLock { count -> Int in
                 defer { count += 1 }
                 return count

@@ -134,7 +134,7 @@ struct HostileServerTests {
             if request.method == "GET", request.target.hasPrefix("/api/v1/announcements/"), !request.target.contains("?") {
                 return .redirect(status: 301, location: "\(request.target)?moved=1")
             }
-            if request.method == "POST", request.target == Self.createPath {
+            if request.method == "POST", request.target == Self.createPath, !request.isProfileProbe {
                 let first = posts.withLock { count -> Bool in
                     count += 1
                     return count == 1
@@ -175,8 +175,14 @@ struct HostileServerTests {
 
     @Test("a trickling answer to one request fails that contract at the deadline, and the run goes on")
     func trickleOneRequest() async throws {
-        let server = try HostileServer { request, index in
-            request.method == "POST" && request.target == Self.createPath && index < 3 ? .trickle(interval: 0.2, count: 100) : .proxy
+        let creates = Locked(0)
+        let server = try HostileServer { request, _ in
+            guard request.method == "POST", request.target == Self.createPath, !request.isProfileProbe else { return .proxy }
+            let trickled = creates.withLock { count -> Bool in
+                count += 1
+                return count <= 2
+            }
+            return trickled ? .trickle(interval: 0.2, count: 100) : .proxy
         }
         defer { server.stop() }
         let result = await runAgainst(server, ["--timeout", "1"])
@@ -278,10 +284,10 @@ struct HostileServerTests {
     func budgetSkipsMost() async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let result = await runAgainst(server, ["--max-requests", "2"])
+        let result = await runAgainst(server, ["--max-requests", "3"])
         #expect(result.status == 1)
-        // The admin token's check, then the health answer and what it shared (CORS, Content-Type)
-        // are all a budget of 2 checks.
+        // The probe and the admin token's check, then the health answer and what it shared (CORS,
+        // Content-Type) are all a budget of 3 checks.
         #expect(result.out.contains("only 3 of "))
         #expect(result.out.contains("a run passes only when at least half of its contracts are checked"))
         #expect(!result.out.contains("\nOK:"))
@@ -400,5 +406,13 @@ struct HostileServerProcessTests {
         }
         // Far fewer reports were submitted than the 200 asked for.
         #expect(server.passwords.count < 100)
+    }
+}
+
+extension HostileServer.Received {
+    /// Whether this is `run`'s profile probe (a create with `{}`, sent before every run), which
+    /// tests that act on the first creates leave alone.
+    var isProfileProbe: Bool {
+        method == "POST" && target == HostileServerTests.createPath && body == Array(RunCommand.profileProbeBody.utf8)
     }
 }

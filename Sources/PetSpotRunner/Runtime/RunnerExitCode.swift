@@ -4,8 +4,8 @@
 /// every other code means they were not, and says whose move it is:
 /// - `2` configuration: the command line was read, but what it points at cannot be used: an
 ///   adapter that cannot start or never answers, a report file that cannot be written, a port in
-///   use, a contract that does not load, an admin token the server refuses. Fix the setup, not
-///   the app.
+///   use, a contract that does not load, a base URL with no API under it, an admin token the
+///   server refuses. Fix the setup, not the app.
 /// - `3` unreachable: the target backend did not answer at all.
 /// - `64` usage (as swift-argument-parser and sysexits' EX_USAGE): an unknown flag, a bad value;
 ///   nothing was run.

@@ -38,8 +38,8 @@ struct RunCommand: RunnerCommand {
             return BaseURL(url: url, password: ParsedArguments.baseURLCredentials(text)?.password)
         }, words: { "--base-url \(shellQuoted($0.url.absoluteString))" })
     static let cases = Option.int("--cases", default: 20, in: 0...100_000, help: "Generated reports to submit.", replay: .always)
-    /// `--profile P`; when absent the profile is detected with one request before the first
-    /// contract (``detectProfile(_:)``), and written into the replay line.
+    /// `--profile P`; when absent the profile is detected from the probe sent before the first
+    /// contract (``detectProfile(from:)``), and written into the replay line.
     static let profile = Option<BackendProfile?>(
         OptionSpec(
             "--profile", value: "P", default: "detected: strict when the target words errors as the project's strict mock, else production",
@@ -92,9 +92,11 @@ struct RunCommand: RunnerCommand {
             deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
             each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
             $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token. \
-            Without --profile, one request before the first contract (POST /api/v1/announcements with {}, which \
-            creates nothing) tells the profile: strict when the answer is worded as the project's strict mock words \
-            it (the mock's default), production otherwise; the first line says which, and the replay line keeps it. \
+            One request before the first contract (POST /api/v1/announcements with {}, which creates nothing) tells, \
+            without --profile, the profile: strict when the answer is worded as the project's strict mock words it (the \
+            mock's default), production otherwise; the first line says which, and the replay line keeps it. A 404 to it \
+            (a base URL with a wrong path) and, with an admin token, a 401 to a delete of an unknown id with the token are \
+            configuration errors (exit 2), before anything is created. \
             Redirects: one to another origin is never followed (no credential leaves the target), a same-origin one \
             only for GET; the contract sees a redirect not followed as its answer, and the report notes every redirect. \
             Answers longer than --max-response-bytes fail their contract (answers are never decompressed); a failure \
@@ -209,15 +211,14 @@ struct RunCommand: RunnerCommand {
         let deadline = given ?? RunDeadline(seconds: deadlineSeconds)
         deadline.start(stopping: transport, output: output)
         defer { deadline.cancel() }
-        // The profile: given, or told by one request before the first contract (and then
-        // written into the replay line, so that a replay expects the same).
+        // The probe: no API under the base URL is a setup mistake; the profile is given, or told
+        // by the probe's answer (and then written into the replay line, so that a replay expects
+        // the same).
         var profileLine = "given with --profile"
         let profile: BackendProfile
         var replayCommand = self.replayCommand
         let probe = await Self.sendProfileProbe(transport)
-        if case .success(let answer) = probe, answer.status == 404 {
-            throw RunnerError.configuration(Self.noCreateRoute(answer, baseURL: baseURL), command: "run")
-        }
+        if let noAPI = Self.noCreateRoute(probe, baseURL: baseURL) { throw noAPI }
         if let given = self.profile {
             profile = given
         } else {
@@ -227,12 +228,11 @@ struct RunCommand: RunnerCommand {
         if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
         // A token the server refuses is a setup mistake, not a backend defect: said before anything
         // is created, rather than as failed delete contracts and leftovers.
-        if let adminToken, let refusal = await Self.adminTokenRefusal(adminToken, transport) {
-            let source = adminTokenFromCommandLine ? "--admin-token" : "PETSPOT_ADMIN_TOKEN"
-            throw RunnerError.configuration(
-                "the admin token (\(source)) was refused: \(refusal). Give the server's admin token (the mock's is "
-                    + "\(MockBackend.defaultAdminToken) unless its --admin-token says otherwise), or none to run without "
-                    + "deleting; nothing was created", command: "run")
+        if let adminToken,
+            let refused = await Self.refusedAdminToken(
+                adminToken, from: adminTokenFromCommandLine ? "--admin-token" : CurlReproduction.adminTokenVariable, transport)
+        {
+            throw refused
         }
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
         let microchips = MicrochipSequence()
@@ -264,16 +264,26 @@ struct RunCommand: RunnerCommand {
         return interruption.exitCode ?? report.exitCode
     }
 
-    /// What the target answered when it refused `token`, told by one delete of an unknown id
-    /// with it before the first contract (nothing to delete, so nothing changes): `401` means
-    /// the token is not the server's (backend-contract.md checks the token before the id); `nil`
-    /// for any other answer (`404` is the token accepted; the contracts judge the rest) or none.
-    static func adminTokenRefusal(_ token: String, _ transport: BudgetedTransport) async -> String? {
+    /// The configuration error for a `token` (given with `source`) the target refuses, told by one
+    /// delete of an unknown id with it before the first contract (nothing to delete, so nothing
+    /// changes): `401` means the token is not the server's (backend-contract.md checks the token
+    /// before the id); `nil` for any other answer (`404` is the token accepted; the contracts
+    /// judge the rest) or none.
+    static func refusedAdminToken(_ token: String, from source: String, _ transport: BudgetedTransport) async -> RunnerError? {
         let request = BackendTarget.adminDeleteRequest(AnnouncementPath(uuid: UUID()), authorization: token)
         guard let answer = try? await transport.send(request), answer.status == 401 else { return nil }
+        return .configuration(
+            "the admin token (\(source)) was refused: DELETE \(request.path) with it answered \(summary(of: answer, messageBytes: 120)). "
+                + "Give the server's admin token (the mock's is \(MockBackend.defaultAdminToken) unless its --admin-token says "
+                + "otherwise), or none to run without deleting; nothing was created", command: "run")
+    }
+
+    /// An error answer in one line: its status, its envelope's code and its message (sanitized,
+    /// cut after `messageBytes`), e.g. `400 MISSING_VALUE "species is required"`.
+    static func summary(of answer: TransportResponse, messageBytes: Int = 80) -> String {
         let error = (try? JSONValue.parse(answer.body))?["error"]
-        let message = DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: 120)
-        return "DELETE \(request.path) with it answered 401 \(error?["code"]?.stringValue ?? "") \"\(message)\""
+        let message = DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: messageBytes)
+        return "\(answer.status) \(error?["code"]?.stringValue ?? "") \"\(message)\""
     }
 
     /// The body of the profile probe: an empty object, which every profile refuses (nothing is
@@ -296,15 +306,16 @@ struct RunCommand: RunnerCommand {
     }
 
     /// The configuration error for a probe answered 404: no create route under the base URL, so
-    /// every contract would fail for a reason that is the command line's, not the backend's.
-    static func noCreateRoute(_ answer: TransportResponse, baseURL: URL) -> String {
-        let error = (try? JSONValue.parse(answer.body))?["error"]
-        let said = "404 \(error?["code"]?.stringValue ?? "") \"\(DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: 80))\""
+    /// every contract would fail for a reason that is the command line's, not the backend's;
+    /// `nil` for any other answer, or none.
+    static func noCreateRoute(_ probe: Result<TransportResponse, TransportError>, baseURL: URL) -> RunnerError? {
+        guard case .success(let answer) = probe, answer.status == 404 else { return nil }
         let path = baseURL.path
         let after = path.isEmpty || path == "/" ? "" : ", after its path \(path)"
-        return "the base URL does not lead to the announcements API: POST /api/v1/announcements answered \(said). "
-            + "The routes of backend-contract.md are sent under the base URL\(after): give the URL they are under "
-            + "(for the mock, http://127.0.0.1:PORT with no path); nothing was created"
+        return .configuration(
+            "the base URL does not lead to the announcements API: POST /api/v1/announcements answered \(summary(of: answer)). "
+                + "The routes of backend-contract.md are sent under the base URL\(after): give the URL they are under "
+                + "(for the mock, http://127.0.0.1:PORT with no path); nothing was created", command: "run")
     }
 
     /// The target's profile, told by the probe's answer (``sendProfileProbe(_:)``), and the line
@@ -318,9 +329,8 @@ struct RunCommand: RunnerCommand {
         case .failure(let error):
             return (.production, "detected: no answer to the probe POST /api/v1/announcements {} (\(error.description)), so production; pass --profile to choose")
         }
-        let error = (try? JSONValue.parse(answer.body))?["error"]
-        let message = error?["message"]?.stringValue ?? ""
-        let said = "\(answer.status) \(error?["code"]?.stringValue ?? "") \"\(DisplayText.sanitized(message, maxBytes: 80))\""
+        let message = (try? JSONValue.parse(answer.body))?["error"]?["message"]?.stringValue ?? ""
+        let said = summary(of: answer)
         if answer.status == 400, message.hasSuffix(" is required"), message != "Required" {
             return (.strict, "detected: POST /api/v1/announcements {} answered \(said), as the project's strict mock words it; pass --profile production to override")
         }

@@ -67,7 +67,9 @@ package enum Socket {
         let descriptor = socket(AF_INET, streamType, 0)
         #endif
         guard descriptor >= 0 else { throw HTTPSocketError(operation: "socket", code: errno) }
-        setCloseOnExec(descriptor)
+        #if !os(Linux)
+        setCloseOnExec(descriptor)  // no SOCK_CLOEXEC here: a short window remains
+        #endif
         setOption(descriptor, SOL_SOCKET, SO_REUSEADDR, 1)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -29,6 +29,25 @@ fail() {
     exit 1
 }
 
+# Runs the README app's property test with the planted bug into the file $1 (extra variables
+# before the command: PETSPOT_SEED). swift test collects the test's output through pipes and, in
+# about 1 run in 150 on this toolchain (6.3.1), loses a chunk of it: the run says "failed ... with
+# 1 issue" but the issue's lines are gone (the test binary run directly never loses them, 3,000
+# runs). Such a run is repeated, at most 3 times; any other outcome is kept as it is.
+run_planted_bug() {
+    local log=$1 attempt
+    shift
+    for attempt in 1 2 3; do
+        if env "$@" APP_EXAMPLE_PLANTED_BUG=1 swift test --skip-build --package-path "$app" \
+            --scratch-path "$scratch" --filter appMatchesTheReferenceModel >"$log" 2>&1; then
+            return 0
+        fi
+        grep -q "failed after .* with [0-9]* issue" "$log" && ! grep -q "recorded an issue" "$log" || return 1
+        echo "check-snippets: swift test's output lost the issue's lines (attempt $attempt of 3)" >&2
+    done
+    return 1
+}
+
 rm -rf "$app" "$docs"
 mkdir -p "$work"
 ln -sfn ../.. "$work/petspot-contracts"
@@ -88,8 +107,7 @@ test_file=Tests/ReportFlowContractTests/ReportFlowContractTests.swift
 line=$(grep -n "propertyCheck(" "$app/$test_file" | head -1 | cut -d: -f1)
 [ -n "$line" ] || fail "no propertyCheck( in $test_file"
 bug_log=$(mktemp)
-if APP_EXAMPLE_PLANTED_BUG=1 swift test --skip-build --package-path "$app" --scratch-path "$scratch" \
-    --filter appMatchesTheReferenceModel >"$bug_log" 2>&1; then
+if run_planted_bug "$bug_log"; then
     cat "$bug_log" >&2
     fail "with APP_EXAMPLE_PLANTED_BUG=1 the property passed: the planted bug was not found"
 fi
@@ -109,8 +127,7 @@ echo "check-snippets: replaying: $replay"
 seed=${replay#PETSPOT_SEED=}
 seed=${seed%% *}
 replay_log=$(mktemp)
-if PETSPOT_SEED=$seed APP_EXAMPLE_PLANTED_BUG=1 swift test --skip-build --package-path "$app" --scratch-path "$scratch" \
-    --filter "appMatchesTheReferenceModel" >"$replay_log" 2>&1; then
+if run_planted_bug "$replay_log" PETSPOT_SEED="$seed"; then
     fail "the replay line passed"
 fi
 grep -qF "$shrunk" "$replay_log" || { cat "$replay_log" >&2; fail "the replay did not reach the same shrunk input"; }

@@ -155,7 +155,23 @@ struct SubmissionFaultTests {
         for finding in findings {
             let faults = (finding["steps"]?.arrayValue ?? []).filter { $0["outcome"]?.stringValue?.hasPrefix("fault:") == true }
             #expect((1...3).contains(faults.count), "a finding's scenario shrinks to at most 3 faults: \(faults.count)")
+            let message = finding["message"]?.stringValue ?? ""
+            #expect(!message.contains("not minimal"), "a finding's scenario shrinks to a minimum: \(message)")
         }
         #expect(result.out.contains("SPEC FINDING 1: [submission under faults]"))
+    }
+
+    @Test("a finding shrunk short of a minimum says so")
+    func findingShrunkShort() async throws {
+        let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("submission-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        _ = await runTool([
+            "check", "--seed", "5", "--cases", "40", "--budget", "600", "--submission-scenarios", "40", "--shrink-seconds", "0",
+            "--no-progress", "--report-json", reportPath,
+        ])
+        let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
+        let messages = (report["findings"]?.arrayValue ?? []).compactMap { $0["message"]?.stringValue }
+        #expect(messages.count == 2)
+        #expect(messages.allSatisfy { $0.contains("(the scenario shown is not minimal: shrinking stopped after 0 replays") }, "\(messages)")
     }
 }

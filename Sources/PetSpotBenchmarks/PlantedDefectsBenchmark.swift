@@ -44,12 +44,9 @@ extension Benchmarks {
         sequenceDefects(seeds: max(1, Int(ProcessInfo.processInfo.environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 1), emit: emit)
     }
 
-    /// The most operations a shrunk failing sequence may have for its defect to count as caught.
-    static let maxShrunkOperations = 6
-
     /// The sequence and concurrency defects over `seeds` seeds each (`PETSPOT_BENCH_SEEDS`),
     /// in each profile: caught by the stateful group with a failing sequence shrunk to at most
-    /// ``maxShrunkOperations`` operations in every run, and the most operations seen.
+    /// ``PlantedDefectRuns/maxShrunkOperations`` operations in every run, and the most operations seen.
     static func sequenceDefects(seeds: Int, emit: (BenchmarkFigure) -> Void) {
         let pairs = PlantedDefectRuns.pairs.filter { [.sequences, .concurrency].contains($0.0.surface) }
         let runs = pairs.flatMap { pair in (1...seeds).map { RunBox(defect: pair.0, profile: pair.1, seed: UInt64($0)) } }
@@ -68,7 +65,7 @@ extension Benchmarks {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let results = outcomes.withLock { $0 }
         func good(_ outcome: PlantedDefectRuns.Outcome) -> Bool {
-            outcome.caught && !outcome.sequenceOperations.isEmpty && outcome.sequenceOperations.min()! <= maxShrunkOperations
+            outcome.caught && outcome.hasShortSequence
         }
         for pair in pairs {
             let mine = results.filter { $0.0.defect == pair.0 && $0.0.profile == pair.1 }
@@ -83,7 +80,7 @@ extension Benchmarks {
         let longest = results.compactMap { $0.1.sequenceOperations.min() }.max() ?? 0
         emit(BenchmarkFigure(
             "sequence and concurrency defects caught", "\(caught)/\(runs.count)",
-            "runs (\(pairs.count) defect-profile pairs x \(seeds) seeds), each with a sequence of at most \(maxShrunkOperations) operations; longest \(longest)"))
+            "runs (\(pairs.count) defect-profile pairs x \(seeds) seeds), each with a sequence of at most \(PlantedDefectRuns.maxShrunkOperations) operations; longest \(longest)"))
         emit(BenchmarkFigure("sequence_defects_max_requests_per_run", String(results.map(\.1.requestsSent).max() ?? 0), "requests"))
         emit(BenchmarkFigure("sequence_defects_time", format(seconds, decimals: 1), "s"))
     }

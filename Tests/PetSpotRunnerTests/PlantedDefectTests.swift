@@ -98,7 +98,7 @@ struct PlantedDefectTests {
         #expect(outcome.caught, "\(defect.name) (\(profile.rawValue)) failed only \(outcome.failedGroups.sorted())")
         if concernsStateful {
             let shortest = try await Self.shortestSequence(outcome)
-            #expect(shortest.contains { $0 <= 6 }, "\(defect.name) (\(profile.rawValue)): sequences of \(shortest) operations")
+            #expect(shortest.hasShortSequence, "\(defect.name) (\(profile.rawValue)): sequences of \(shortest.sequenceOperations) operations")
         }
         for contract in contractsEachDefectFails[defect] ?? [] {
             #expect(outcome.failedContracts.contains(contract), "\(defect.name) (\(profile.rawValue)) did not fail \(contract)")
@@ -106,21 +106,21 @@ struct PlantedDefectTests {
         #expect(outcome.requestsSent <= 2000)
     }
 
-    /// The failing sequences of `outcome`, or, for a concurrency defect whose sequences are all
-    /// longer than 6 operations, those of a run with the next seed, up to 2 more runs.
+    /// `outcome`, or, for a concurrency defect without a short sequence
+    /// (``PlantedDefectRuns/Outcome/hasShortSequence``), the run with the next seed, up to 2 more runs.
     ///
     /// A race shows on a run only when the two clients' requests meet inside the mock's race
     /// window (``MockDefect/raceWindow``); on a loaded machine they can miss it on each of a
     /// shrinking candidate's runs, and the shrinker keeps a longer program (7 operations, seen
     /// once under a CPU hog). A sequence defect's shrinking does not depend on timing: its one run counts.
-    static func shortestSequence(_ outcome: PlantedDefectRuns.Outcome) async throws -> [Int] {
-        var operations = outcome.sequenceOperations
+    static func shortestSequence(_ outcome: PlantedDefectRuns.Outcome) async throws -> PlantedDefectRuns.Outcome {
+        var latest = outcome
         var seed: UInt64 = 1
-        while outcome.defect.surface == .concurrency, !operations.contains(where: { $0 <= 6 }), seed < 3 {
+        while outcome.defect.surface == .concurrency, !latest.hasShortSequence, seed < 3 {
             seed += 1
-            operations = try await PlantedDefectRuns.outcome(outcome.defect, profile: outcome.profile, seed: seed).sequenceOperations
+            latest = try await PlantedDefectRuns.outcome(outcome.defect, profile: outcome.profile, seed: seed)
         }
-        return operations
+        return latest
     }
 
     @Test("the unbroken mock passes every contract in both profiles", arguments: BackendProfile.allCases)

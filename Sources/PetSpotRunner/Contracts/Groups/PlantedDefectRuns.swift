@@ -32,7 +32,14 @@ package enum PlantedDefectRuns {
 
         /// Whether a group of the defect's surface failed.
         package var caught: Bool { !failedGroups.isDisjoint(with: PlantedDefectRuns.catchingGroups(defect.surface)) }
+
+        /// Whether a failing sequence shrank to at most ``PlantedDefectRuns/maxShrunkOperations`` operations.
+        package var hasShortSequence: Bool { sequenceOperations.contains { $0 <= PlantedDefectRuns.maxShrunkOperations } }
     }
+
+    /// The most operations a shrunk failing sequence may have for a sequence or concurrency
+    /// defect to count as caught (the tests and the benchmark).
+    package static let maxShrunkOperations = 6
 
     /// Every (defect, profile) pair the mock can show, in declaration order.
     package static var pairs: [(MockDefect, BackendProfile)] {

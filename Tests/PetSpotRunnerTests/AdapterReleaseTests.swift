@@ -69,7 +69,7 @@ final class FileFedAdapter: Sendable {
     var isRunning: Bool { process.isRunning }
 
     /// What the adapter has written on standard output so far.
-    var outputSoFar: String { String(decoding: output.withLock { $0 }, as: UTF8.self) }
+    private var outputSoFar: String { String(decoding: output.withLock { $0 }, as: UTF8.self) }
 
     /// Waits for the adapter to exit and its output to end.
     func finish() async -> AdapterTranscript {
@@ -368,22 +368,23 @@ struct AdapterReleaseTests {
         func question(_ network: SwitchedNetwork) -> JSONObject {
             Version2.submit(id: 1, inputs: Version2.missingInputs(chip: nil, photo: photo), baseURL: network.baseURL, timeout: 0.5, photo: photo)
         }
-        // Without the break, the alert comes while the create is still held.
-        let heldForever = try SwitchedNetwork()
-        defer { heldForever.stop() }
-        heldForever.set(.hold)
-        let correct = try await kind.transcript([], [question(heldForever)]).answers()
+        // Without the break, the app gives up on the held create: the no-connection alert. (The
+        // network lets a held request through after 20 s, the create then the upload: an app
+        // that waited would end submitted.)
+        let unreleased = try SwitchedNetwork()
+        defer { unreleased.stop() }
+        unreleased.set(.hold)
+        let correct = try await kind.transcript([], [question(unreleased)]).answers()
         try #require(correct.count == 1)
         Version2.expectAlert(correct[0], id: 1, Alert.noConnection)
-        #expect(heldForever.backend.storedAnnouncementCount == 0)
-        // With it, nothing is answered while the create is held, well past 0.5 s; once let through, the report gets through.
+        // With it, the app still waits when the create is let through 2 s after it arrived, well
+        // past 0.5 s, and the report gets through.
         let network = try SwitchedNetwork()
         defer { network.stop() }
         network.set(.hold)
         let broken = try FileFedAdapter(kind.command(["--break", "ignore-request-timeout"]), questions: [question(network)])
         while network.creates == 0 && broken.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .seconds(2))
-        #expect(broken.outputSoFar.isEmpty, "answered while the create was held: \(broken.outputSoFar)")
         network.release()
         let answers = try await broken.finish().answers()
         try #require(answers.count == 1)

@@ -109,7 +109,7 @@ struct AdapterDrivingTests {
         #expect(result.status == 0, "\(result.out)")
     }
 
-    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id"])
+    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id", "wrong-v"])
     func brokenProtocol(mode: String) async throws {
         let result = try await checkAdapter("--break \(mode)")
         #expect(result.status == 1)

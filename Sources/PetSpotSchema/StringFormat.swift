@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// The `format` values this validator can assert; any other name stays an annotation.
 enum StringFormat: String, Sendable {

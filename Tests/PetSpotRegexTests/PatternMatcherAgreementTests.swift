@@ -1,7 +1,7 @@
 import PetSpotPropertyEngine
 import PetSpotPropertyTesting
 import Testing
-@testable import PetSpotSchema
+@testable import PetSpotRegex
 
 /// The linear matcher (the Thompson automaton of every pattern without backreferences or
 /// lookarounds, in its deterministic form and in its state-set run) against the backtracking

@@ -12,15 +12,17 @@
 /// in time linear in the text) and ``BacktrackingMatcher`` for the rest (within a step budget).
 /// When the search runs out of work (the backtracker's budget, or the linear matcher's work
 /// limit on a huge automaton), ``matches(_:)`` throws instead of answering.
-final class RegexPattern: Sendable {
+package final class RegexPattern: Sendable {
     /// The pattern as written in the schema.
-    let source: String
+    package let source: String
     private let root: RegexNode
     private let anchoredAtStart: Bool
     private let captureCount: Int
     private let linear: PatternNFA?
 
-    init(_ source: String) throws(PatternSyntaxError) {
+    /// Parses `source` and builds its matcher.
+    /// - Throws: ``PatternSyntaxError`` naming the position of the first error.
+    package init(_ source: String) throws(PatternSyntaxError) {
         self.source = source
         var parser = RegexParser(Array(source.unicodeScalars))
         let root = try parser.parse()
@@ -35,7 +37,7 @@ final class RegexPattern: Sendable {
     /// - Throws: ``PatternStepBudgetExhausted`` when the search ran out of work before it proved
     ///   a match or its absence (the backtracking matcher's step budget, or a state-set run too
     ///   long for ``PatternNFA/workLimit``).
-    func matches(_ text: String) throws(PatternStepBudgetExhausted) -> Bool {
+    package func matches(_ text: String) throws(PatternStepBudgetExhausted) -> Bool {
         guard text.isContiguousUTF8 else {
             var contiguous = text
             contiguous.makeContiguousUTF8()

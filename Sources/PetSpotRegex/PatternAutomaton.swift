@@ -7,8 +7,8 @@
 /// a word character: the closure is taken on the next code point's class, so `^`, `$`, `\b`
 /// and `\B` are decided with both neighbours known. Every state also restarts the search at its
 /// position (unless the pattern is anchored at the start). Patterns whose table would be large
-/// (big repeat counts, many distinct atoms) or whose sets use Unicode properties keep the
-/// state-set run.
+/// or slow to build (big repeat counts, many distinct atoms) or whose sets use Unicode
+/// properties keep the state-set run.
 struct PatternAutomaton: Sendable {
     /// Input class of each ASCII byte.
     private let asciiClasses: [UInt8]
@@ -26,6 +26,9 @@ struct PatternAutomaton: Sendable {
     private static let acceptsAtEnd: UInt8 = 1
     private static let dead: UInt8 = 2
     private static let maximumStates = 1_024
+    /// The most instructions the construction may visit (closures and kernels) before it gives
+    /// up: a table that would take longer to build keeps the state-set run.
+    private static let maximumConstructionWork = 1_000_000
     private static let maximumSignatureBits = 64
 
     /// A state while building: the instructions reached by consuming, before their closure.
@@ -97,9 +100,11 @@ struct PatternAutomaton: Sendable {
         // Subset construction.
         var set = PatternNFA.StateSet(capacity: nfa.program.count)
         var stack: [Int] = []
+        var work = 0
         /// The closure of `key`'s kernel (and the restart) in `context`; nil when it reaches `accept`.
         func closure(_ key: Key, _ context: PatternNFA.Context) -> PatternNFA.StateSet? {
             set.removeAll()
+            defer { work += set.count }
             if key.atStart || !nfa.anchoredAtStart {
                 if nfa.addClosure(nfa.entry, context, &set, &stack) { return nil }
             }
@@ -115,6 +120,7 @@ struct PatternAutomaton: Sendable {
         while cursor < keys.count {
             let key = keys[cursor]
             cursor += 1
+            guard work <= Self.maximumConstructionWork else { return nil }
             let atEnd = PatternNFA.Context(atStart: key.atStart, atEnd: true, previousIsWord: key.previousIsWord, nextIsWord: false)
             flags.append(closure(key, atEnd) == nil ? Self.acceptsAtEnd : 0)
             for representative in representatives {
@@ -131,6 +137,7 @@ struct PatternAutomaton: Sendable {
                         kernel.append(target)
                     }
                 }
+                work += kernel.count
                 let next = Key(
                     kernel: Array(Set(kernel)).sorted(), atStart: false,
                     previousIsWord: nfa.readsWordBoundaries && nextIsWord)

@@ -7,6 +7,7 @@
 //   PetSpotModel                                        the reference model: flows, rules, payload
 //   PetSpotPropertyEngine (+ PetSpotPropertyTesting)    the property-based testing engine
 //   PetSpotFlowGenerators                               random flow inputs, from the model's field table
+//   PetSpotRegex                                        ECMA-262 patterns: parser, linear and backtracking matchers
 //   PetSpotSchema, PetSpotContractKit                   JSON Schema validator; the captured contract
 //   PetSpotHTTP, PetSpotMockBackend                     HTTP on sockets; the mock (independent of the model)
 //   PetSpotMockTransport                                the model's submitter straight into the mock
@@ -55,8 +56,11 @@ let package = Package(
             dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"],
             path: "Generators/Flows"
         ),
+        // ECMA-262 regular expressions for `pattern`, `patternProperties` and format `regex`: the
+        // parser, a linear-time matcher and a backtracking one for backreferences and lookarounds.
+        .target(name: "PetSpotRegex"),
         // JSON Schema draft 2020-12 validator.
-        .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON"]),
+        .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON", "PetSpotRegex"]),
         // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
         .target(
             name: "PetSpotContractKit",
@@ -188,6 +192,7 @@ let package = Package(
             name: "PetSpotSchemaTests",
             dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
+        .testTarget(name: "PetSpotRegexTests", dependencies: ["PetSpotRegex", "PetSpotPropertyEngine", "PetSpotPropertyTesting"]),
         .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotCLI", "PetSpotRunner"]),
     ],
     swiftLanguageModes: [.v6]

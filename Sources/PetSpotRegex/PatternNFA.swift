@@ -1,17 +1,21 @@
-/// A Thompson automaton for every pattern without backreferences or lookarounds, simulated
-/// state-set by state-set over the UTF-8 bytes (no backtracking).
+/// The linear-time matcher: a Thompson automaton for every pattern without backreferences or
+/// lookarounds, run over the UTF-8 bytes without backtracking.
 ///
 /// Without backreferences nothing a match captured can change what else matches, and without
 /// lookarounds every assertion depends only on the position, so whether the pattern matches
-/// somewhere is plain language membership: the simulation decides it exactly, in time
-/// proportional to the text times the automaton's size, whatever the pattern's nesting (where
-/// the backtracker would take exponential time on `(a+)+c`). Laziness and ECMAScript's rule
-/// against empty loop iterations change which match is found, never whether one exists.
-final class PatternNFA: Sendable {
+/// somewhere is plain language membership: the automaton decides it exactly, in time
+/// proportional to the text, whatever the pattern's nesting (where the backtracker would take
+/// exponential time on `(a+)+c`). Laziness and ECMAScript's rule against empty loop iterations
+/// change which match is found, never whether one exists.
+///
+/// The automaton runs in its deterministic form (``PatternAutomaton``, one table lookup per code
+/// point) when subset construction keeps that small, and state-set by state-set otherwise (huge
+/// counted repeats, Unicode property classes).
+struct PatternNFA: Sendable {
     /// One instruction of the automaton.
-    private enum Instruction: Sendable {
-        /// Consume one code point matching the atom, then go to `next`.
-        case consume(Atom, next: Int)
+    enum Instruction: Sendable {
+        /// Consume one code point matching `atoms[atom]`, then go to `next`.
+        case consume(atom: Int, next: Int)
         /// Continue at both targets.
         case split(Int, Int)
         case jump(Int)
@@ -20,7 +24,8 @@ final class PatternNFA: Sendable {
         case accept
     }
 
-    private enum Atom: Sendable {
+    /// What a `consume` instruction accepts: one code point.
+    enum Atom: Hashable, Sendable {
         case scalar(UInt32)
         case anyExceptLineTerminator
         case set(ScalarSet)
@@ -34,43 +39,84 @@ final class PatternNFA: Sendable {
         }
     }
 
-    private enum Assertion: Sendable {
+    enum Assertion: Sendable {
         case start, end, wordBoundary, notWordBoundary
     }
 
-    private let program: [Instruction]
-    private let anchoredAtStart: Bool
-    /// The most instruction visits a match may need (instructions × positions): past it the
-    /// search is undecided rather than minutes long (a huge counted repeat on a long text).
-    static let workLimit = 100_000_000
-
-    /// Whether matching a text of `byteCount` bytes stays within ``workLimit``.
-    func fitsWorkLimit(byteCount: Int) -> Bool {
-        program.count <= Self.workLimit / (byteCount + 1)
+    /// What the assertions need to know about a position.
+    struct Context {
+        var atStart: Bool
+        var atEnd: Bool
+        var previousIsWord: Bool
+        var nextIsWord: Bool
     }
+
+    /// The instructions; 0 is `accept`.
+    let program: [Instruction]
+    /// The distinct atoms of the `consume` instructions.
+    let atoms: [Atom]
+    /// Where a match attempt starts.
+    let entry: Int
+    /// Whether a match can only start at position 0 (`^…`).
+    let anchoredAtStart: Bool
+    /// Whether an assertion reads the neighbouring code points (`\b`, `\B`).
+    let readsWordBoundaries: Bool
+    /// The deterministic form, when small enough (set once, at the end of `init`).
+    private var automaton: PatternAutomaton?
+
+    /// The most instruction visits a state-set run may need (instructions × positions): past it
+    /// the search is undecided rather than minutes long (a huge counted repeat on a long text).
+    static let workLimit = 100_000_000
     /// Automata larger than this keep the backtracking matcher (huge counted repeats).
     private static let maximumInstructions = 20_000
 
     /// The automaton for `root`, or nil when the pattern has a backreference or a lookaround,
-    /// or would need too many instructions.
-    init?(_ root: RegexNode) {
+    /// or would need too many instructions; `allowsDeterministicForm: false` keeps the state-set
+    /// run (to compare the two).
+    init?(_ root: RegexNode, allowsDeterministicForm: Bool = true) {
         var builder = Builder()
         guard let start = builder.compile(root, then: 0) else { return nil }
-        builder.program[0] = .accept
-        // Instruction 0 is `accept`; the entry point is moved to the end so `start` is stable.
-        builder.program.append(.jump(start))
         guard builder.program.count <= Self.maximumInstructions else { return nil }
         program = builder.program
+        atoms = builder.atoms
+        entry = start
         anchoredAtStart = root.isAnchoredAtStart
+        readsWordBoundaries = builder.program.contains {
+            if case .assert(let assertion, _) = $0 { assertion == .wordBoundary || assertion == .notWordBoundary } else { false }
+        }
+        automaton = nil
+        if allowsDeterministicForm { automaton = PatternAutomaton(self) }
+    }
+
+    /// Whether matching runs the deterministic table.
+    var isDeterministic: Bool { automaton != nil }
+
+    /// Whether matching a text of `byteCount` bytes stays within ``workLimit`` (the table always does).
+    func fitsWorkLimit(byteCount: Int) -> Bool {
+        automaton != nil || program.count <= Self.workLimit / (byteCount + 1)
     }
 
     /// Builds the program back to front: each node is compiled with its continuation known.
     private struct Builder {
         var program: [Instruction] = [.accept]
+        var atoms: [Atom] = []
+        var atomIndex: [Atom: Int] = [:]
 
         mutating func emit(_ instruction: Instruction) -> Int {
             program.append(instruction)
             return program.count - 1
+        }
+
+        mutating func consume(_ atom: Atom, then next: Int) -> Int {
+            let index: Int
+            if let known = atomIndex[atom] {
+                index = known
+            } else {
+                index = atoms.count
+                atoms.append(atom)
+                atomIndex[atom] = index
+            }
+            return emit(.consume(atom: index, next: next))
         }
 
         /// The entry of `node` followed by the instruction at `next`; nil when not eligible.
@@ -78,9 +124,9 @@ final class PatternNFA: Sendable {
             guard program.count <= PatternNFA.maximumInstructions else { return nil }
             switch node {
             case .empty: return next
-            case .scalar(let value): return emit(.consume(.scalar(value), next: next))
-            case .anyExceptLineTerminator: return emit(.consume(.anyExceptLineTerminator, next: next))
-            case .set(let set): return emit(.consume(.set(set), next: next))
+            case .scalar(let value): return consume(.scalar(value), then: next)
+            case .anyExceptLineTerminator: return consume(.anyExceptLineTerminator, then: next)
+            case .set(let set): return consume(.set(set), then: next)
             case .lineStart: return emit(.assert(.start, next: next))
             case .lineEnd: return emit(.assert(.end, next: next))
             case .wordBoundary(let negated): return emit(.assert(negated ? .notWordBoundary : .wordBoundary, next: next))
@@ -130,7 +176,12 @@ final class PatternNFA: Sendable {
 
     /// Whether the pattern matches somewhere in `bytes` (valid UTF-8).
     func matches(_ bytes: Span<UInt8>) -> Bool {
-        let entry = program.count - 1
+        if let automaton { return automaton.matches(bytes) }
+        return runStateSets(bytes)
+    }
+
+    /// The state-set run: every position's live states at once.
+    private func runStateSets(_ bytes: Span<UInt8>) -> Bool {
         var current = StateSet(capacity: program.count)
         var next = StateSet(capacity: program.count)
         var stack: [Int] = []
@@ -152,7 +203,7 @@ final class PatternNFA: Sendable {
                 atStart: false, atEnd: end == bytes.count, previousIsWord: context.nextIsWord,
                 nextIsWord: end < bytes.count && ScalarPredicate.isWord(UInt32(bytes[end])))
             for index in 0..<current.count {
-                if case .consume(let atom, let target) = program[current.states[index]], atom.matches(scalar) {
+                if case .consume(let atom, let target) = program[current.states[index]], atoms[atom].matches(scalar) {
                     if addClosure(target, after, &next, &stack) { return true }
                 }
             }
@@ -162,17 +213,10 @@ final class PatternNFA: Sendable {
         }
     }
 
-    /// What the assertions need to know about a position.
-    private struct Context {
-        var atStart: Bool
-        var atEnd: Bool
-        var previousIsWord: Bool
-        var nextIsWord: Bool
-    }
-
     /// Adds `state` and everything reachable from it without consuming input to `set`; true
-    /// when that reaches `accept`. `stack` is scratch space, reused across calls.
-    private func addClosure(_ state: Int, _ context: Context, _ set: inout StateSet, _ stack: inout [Int]) -> Bool {
+    /// when that reaches `accept` (the closure is then incomplete). `stack` is scratch space,
+    /// reused across calls.
+    func addClosure(_ state: Int, _ context: Context, _ set: inout StateSet, _ stack: inout [Int]) -> Bool {
         stack.removeAll(keepingCapacity: true)
         stack.append(state)
         while let top = stack.popLast() {
@@ -198,7 +242,8 @@ final class PatternNFA: Sendable {
     }
 
     /// The code point at `position` (a boundary) and its length in bytes.
-    private static func decode(_ bytes: Span<UInt8>, _ position: Int) -> (UInt32, Int) {
+    @inline(__always)
+    static func decode(_ bytes: Span<UInt8>, _ position: Int) -> (UInt32, Int) {
         let lead = UInt32(bytes[position])
         if lead < 0x80 { return (lead, 1) }
         let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
@@ -209,7 +254,7 @@ final class PatternNFA: Sendable {
     }
 
     /// A set of states in insertion order with O(1) membership (a sparse set).
-    private struct StateSet {
+    struct StateSet {
         private(set) var states: [Int]
         private var slot: [Int]
         private(set) var count = 0

@@ -277,8 +277,12 @@ struct RegexParser {
     }
 
     private func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {
-        guard scalar.isASCII else { return nil }
-        return URIText.hexValue(UInt8(scalar.value)).map(UInt32.init)
+        switch scalar.value {
+        case 0x30...0x39: scalar.value - 0x30
+        case 0x41...0x46: scalar.value - 0x41 + 10
+        case 0x61...0x66: scalar.value - 0x61 + 10
+        default: nil
+        }
     }
 
     private mutating func parseUnicodeEscapeBody() throws(PatternSyntaxError) -> UInt32 {
@@ -403,6 +407,7 @@ struct RegexParser {
 
 
 /// Why a pattern failed to compile.
-struct PatternSyntaxError: Error {
-    let message: String
+package struct PatternSyntaxError: Error {
+    /// What is wrong and at which code point of the pattern.
+    package let message: String
 }

@@ -1,6 +1,6 @@
 /// A set of code points for a regular-expression class: ASCII as a bitmap, the rest as ranges
 /// and Unicode predicates.
-struct ScalarSet: Sendable {
+struct ScalarSet: Hashable, Sendable {
     var asciiLow: UInt64 = 0
     var asciiHigh: UInt64 = 0
     var ranges: [ClosedRange<UInt32>] = []
@@ -36,14 +36,14 @@ struct ScalarSet: Sendable {
 }
 
 /// Character-class escapes (`\d`, `\w`, `\s` and their negations) and Unicode properties.
-enum ScalarPredicate: Sendable {
+enum ScalarPredicate: Hashable, Sendable {
     case digit, word, space
     case notDigit, notWord, notSpace
     case generalCategories([Unicode.GeneralCategory], negated: Bool)
     case binary(BinaryProperty, negated: Bool)
 
     /// The binary Unicode properties `\p{…}` supports.
-    enum BinaryProperty: Sendable {
+    enum BinaryProperty: Hashable, Sendable {
         case any, ascii, alphabetic, whiteSpace, uppercase, lowercase, emoji
 
         func holds(for scalar: Unicode.Scalar) -> Bool {

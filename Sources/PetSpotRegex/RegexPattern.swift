@@ -8,23 +8,21 @@
 /// classes, backreferences, lookahead and lookbehind, `\b`/`\B`. Patterns are searched, not
 /// anchored, as `RegExp.prototype.test` does.
 ///
-/// Three matchers, fastest first: ``SimplePattern`` (an automaton or a flat step list, for the
-/// anchored-run shapes schemas use most), ``PatternNFA`` (every pattern without backreferences
-/// or lookarounds: exact, in time linear in the text) and ``BacktrackingMatcher`` (the rest,
-/// within a step budget). Only the last can run out of budget, and then ``matches(_:)`` throws
-/// instead of answering.
-final class RegexPattern: Sendable {
+/// Two matchers: ``PatternNFA`` for every pattern without backreferences or lookarounds (exact,
+/// in time linear in the text) and ``BacktrackingMatcher`` for the rest (within a step budget).
+/// When the search runs out of work (the backtracker's budget, or the linear matcher's work
+/// limit on a huge automaton), ``matches(_:)`` throws instead of answering.
+package final class RegexPattern: Sendable {
     /// The pattern as written in the schema.
-    let source: String
+    package let source: String
     private let root: RegexNode
     private let anchoredAtStart: Bool
     private let captureCount: Int
-    private let simple: SimplePattern?
-    /// ``simple`` for the fast path, unretained (owned by ``simple``).
-    private let unretainedSimple: UnretainedReference<SimplePattern>?
-    private let automaton: PatternNFA?
+    private let linear: PatternNFA?
 
-    init(_ source: String) throws(PatternSyntaxError) {
+    /// Parses `source` and builds its matcher.
+    /// - Throws: ``PatternSyntaxError`` naming the position of the first error.
+    package init(_ source: String) throws(PatternSyntaxError) {
         self.source = source
         var parser = RegexParser(Array(source.unicodeScalars))
         let root = try parser.parse()
@@ -32,34 +30,28 @@ final class RegexPattern: Sendable {
         self.root = root
         self.captureCount = parser.captureCount
         self.anchoredAtStart = root.isAnchoredAtStart
-        let simple = SimplePattern(root)
-        self.simple = simple
-        self.unretainedSimple = simple.map(UnretainedReference.init)
-        // The step matcher can run out of budget; the automaton never does, so it needs no fallback.
-        self.automaton = simple?.usesAutomaton == true ? nil : PatternNFA(root)
+        self.linear = PatternNFA(root)
     }
 
     /// Whether the pattern matches somewhere in `text`.
-    /// - Throws: ``PatternStepBudgetExhausted`` when the backtracking matcher ran out of steps
-    ///   before it proved a match or its absence (never for patterns the faster matchers take).
-    func matches(_ text: String) throws(PatternStepBudgetExhausted) -> Bool {
+    /// - Throws: ``PatternStepBudgetExhausted`` when the search ran out of work before it proved
+    ///   a match or its absence (the backtracking matcher's step budget, or a state-set run too
+    ///   long for ``PatternNFA/workLimit``).
+    package func matches(_ text: String) throws(PatternStepBudgetExhausted) -> Bool {
         guard text.isContiguousUTF8 else {
             var contiguous = text
             contiguous.makeContiguousUTF8()
             return try matches(contiguous)
         }
-        if let unretainedSimple, let result = unretainedSimple.withObject({ simple in text.withUTF8Span { simple.matches($0) } }) {
-            return result
-        }
-        if let automaton {
+        if let linear {
             // Past the work limit the backtracker would be no better (and would recurse deeply).
-            guard automaton.fitsWorkLimit(byteCount: text.utf8.count) else { throw PatternStepBudgetExhausted(pattern: source) }
-            return text.withUTF8Span { automaton.matches($0) }
+            guard linear.fitsWorkLimit(byteCount: text.utf8.count) else { throw PatternStepBudgetExhausted(pattern: source) }
+            return text.withUTF8Span { linear.matches($0) }
         }
         return try backtrackingMatches(text)
     }
 
-    /// The general matcher's answer alone, bypassing the fast matchers (to test them against it).
+    /// The backtracking matcher's answer alone, bypassing the linear one (to test it against it).
     func backtrackingMatches(_ text: String) throws(PatternStepBudgetExhausted) -> Bool {
         let matcher = BacktrackingMatcher(bytes: Array(text.utf8), captureCount: captureCount)
         do {

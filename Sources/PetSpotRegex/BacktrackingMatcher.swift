@@ -224,7 +224,7 @@ final class BacktrackingMatcher {
 }
 
 /// A pattern search ran out of its step budget before it could prove a match or its absence.
-struct PatternStepBudgetExhausted: Error {
+package struct PatternStepBudgetExhausted: Error {
     /// The pattern as written in the schema (filled in by ``RegexPattern``).
-    var pattern = ""
+    package var pattern = ""
 }

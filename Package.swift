@@ -79,13 +79,23 @@ let package = Package(
         // The contract report: what was checked and what failed, its console, JSON, JUnit, HTML and
         // GitHub renderings, and the redaction of secrets in it.
         .target(name: "PetSpotReport", dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotConcurrency"]),
+        // What every command shares at run time: its output, exit codes and errors, SIGINT and
+        // SIGTERM, the progress line, threads for blocking work.
+        .target(name: "PetSpotRuntime", dependencies: ["PetSpotReport", "PetSpotConcurrency"]),
+        // The runner's HTTP clients: sockets for `http://`, URLSession for `https://`, with the
+        // limits a run against a shared server needs.
+        .target(
+            name: "PetSpotHTTPClient",
+            dependencies: ["PetSpotHTTP", "PetSpotModel", "PetSpotReport", "PetSpotRuntime", "PetSpotConcurrency"]
+        ),
         // The contract runner: the contract groups and their registry, the backend's request ritual,
-        // adapter driving, the submission under faults, the HTTP clients; output and signals.
+        // adapter driving, the submission under faults.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
-                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
+                "PetSpotConcurrency",
             ]
         ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
@@ -101,21 +111,21 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
-                "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
-                "PetSpotConcurrency",
+                "PetSpotRunner", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
         // The shipped benchmarks behind `petspot-contracts bench`.
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotCLI", "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotCLI", "PetSpotRunner", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
-        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotCLI", "PetSpotRunner"]),
+        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotCLI", "PetSpotRuntime"]),
         .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotCLI", "PetSpotBenchmarks", "PetSpotBowtie"]),
         // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
         // reference model's), and switches that plant app defects in it.
@@ -176,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
+                "PetSpotRunner", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",

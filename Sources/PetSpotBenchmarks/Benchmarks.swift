@@ -7,6 +7,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
 import PetSpotRunner
+import PetSpotRuntime
 import PetSpotSchema
 import PetSpotReport
 

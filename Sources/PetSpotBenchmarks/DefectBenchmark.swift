@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The mutation benchmark: planted app defects caught by a default `check --sut`, and how soon.
 ///

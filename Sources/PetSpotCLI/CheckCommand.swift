@@ -6,6 +6,7 @@ import PetSpotMockTransport
 import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts check`: the main job, with no network.
 ///

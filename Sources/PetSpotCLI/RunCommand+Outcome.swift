@@ -2,6 +2,7 @@ import Foundation
 import PetSpotModel
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 extension RunCommand {
     /// The group of the run's own contract: enough of the contracts were checked.

@@ -7,6 +7,7 @@ import PetSpotModel
 import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).

@@ -3,6 +3,7 @@ import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+import PetSpotRuntime
 
 /// The built example adapter, found in the build products directory beside the test bundle.
 enum ExampleAdapter {

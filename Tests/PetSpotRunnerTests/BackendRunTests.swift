@@ -9,6 +9,7 @@ import PetSpotModel
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers
 /// `rewrite` chooses: a deliberately broken backend rule.

@@ -8,6 +8,7 @@ import PetSpotModel
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -7,6 +7,7 @@ import Testing
 @testable import PetSpotCLI
 @testable import PetSpotRunner
 @testable import PetSpotReport
+import PetSpotRuntime
 
 @Suite("CI-native reports: JUnit and GitHub annotations")
 struct CIReportTests {

@@ -3,6 +3,7 @@ import Foundation
 import PetSpotMockBackend
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 
 /// Runs the tool in-process and returns its exit code and output.
 func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {

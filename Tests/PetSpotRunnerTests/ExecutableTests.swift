@@ -3,6 +3,7 @@ import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

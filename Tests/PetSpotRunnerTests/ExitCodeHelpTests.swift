@@ -3,6 +3,7 @@ import PetSpotContractKit
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 
 @Suite("exit codes in --help")
 struct ExitCodeHelpTests {

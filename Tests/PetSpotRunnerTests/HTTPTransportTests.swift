@@ -1,5 +1,6 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotHTTPClient
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotRunner

@@ -6,6 +6,7 @@ import PetSpotMockBackend
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import Testing
 @testable import PetSpotRunner
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

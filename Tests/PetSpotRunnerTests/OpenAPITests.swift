@@ -3,6 +3,7 @@ import PetSpotContractKit
 import PetSpotJSON
 @testable import PetSpotOpenAPI
 @testable import PetSpotRunner
+import PetSpotRuntime
 import PetSpotSchema
 import Testing
 

@@ -5,6 +5,7 @@ import PetSpotModel
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing
+import PetSpotRuntime
 
 @Suite("redaction and display text")
 struct RedactionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotReport
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

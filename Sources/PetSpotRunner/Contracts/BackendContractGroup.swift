@@ -5,6 +5,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// A group of contracts on the backend: it declares its contracts and sends requests; the ritual
 /// every backend group shares is done for it by ``GroupBackend``.

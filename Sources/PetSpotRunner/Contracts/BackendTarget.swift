@@ -5,6 +5,7 @@ import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// The backend a run's contracts are checked against, through any ``AnnouncementTransport``:
 /// over HTTP for `run`, straight into the in-process strict mock for `check`.

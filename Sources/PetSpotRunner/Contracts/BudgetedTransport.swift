@@ -5,6 +5,7 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// A transport that charges every request it sends to a budget and refuses those past it, and
 /// learns every credential that goes through it.
@@ -23,7 +24,7 @@ import PetSpotReport
 /// Every request and answer passes through ``secrets``: the credentials sent and the passwords
 /// handed out are learnt there, and the report is redacted with them
 /// (``ContractReport/sanitized(by:)``).
-package final class BudgetedTransport: AnnouncementTransport, Sendable {
+package final class BudgetedTransport: AnnouncementTransport, RequestGranting, Sendable {
     /// Requests sent and held, why sending stops (if it does), whether the budget refused one.
     private struct State: Sendable {
         /// Requests sent through the budget.

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// One group of contracts: one section of the report and one JUnit test suite.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// The groups of contracts, in the order every command checks them.
 package enum ContractRegistry {

@@ -3,6 +3,7 @@ import PetSpotConcurrency
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotModel
+import PetSpotRuntime
 import PetSpotSchema
 
 /// The captured contract, loaded once and compiled: every schema of `Contracts/` and both

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// Everything the contract groups of one run share: the recorder, the contract, the seed and
 /// replay line, and the targets (an oracle for flow answers, a backend for HTTP contracts).

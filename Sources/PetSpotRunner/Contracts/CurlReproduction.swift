@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// A copy-pasteable `curl` command line that sends the same request again, for the report of a
 /// failing case of `run`.

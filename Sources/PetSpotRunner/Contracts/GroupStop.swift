@@ -5,6 +5,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// Why a backend group stops before its end.
 package enum GroupStop: Error, Sendable {

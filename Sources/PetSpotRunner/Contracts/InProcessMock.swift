@@ -5,6 +5,7 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// The in-process strict mock `check` submits to: a fresh ``MockBackend`` whose clock judges
 /// each submitted case at the case's own instant, and the real time otherwise.

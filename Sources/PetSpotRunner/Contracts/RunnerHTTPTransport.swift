@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotHTTPClient
 import PetSpotModel
 import PetSpotReport
 

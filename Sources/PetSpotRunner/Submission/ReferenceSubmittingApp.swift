@@ -3,6 +3,7 @@ import PetSpotConcurrency
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
+import PetSpotRuntime
 
 /// The reference model as an app: the payload of report-flows.md's rules, submitted as its
 /// "Submission" section says (create, then the photo upload with Basic auth; any failure an

@@ -5,6 +5,7 @@ import PetSpotMockBackend
 import PetSpotModel
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// The app's own submission (create, photo upload, alert, Try Again, Cancel) driven through a
 /// network that fails on purpose: the runner is the network (``FaultProxy``), in front of the

@@ -7,6 +7,7 @@ import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotReport
+import PetSpotRuntime
 
 /// The flow answers of sut-protocol.md: every generated case asked of the flow code under test
 /// (the reference model, or an app's adapter with `check --sut`), every answer checked against

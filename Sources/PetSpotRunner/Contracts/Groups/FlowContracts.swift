@@ -7,6 +7,7 @@ import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotReport
+import PetSpotRuntime
 
 /// The flow contracts of sut-protocol.md, checked over generated flow cases until every entry of
 /// the boundary catalogue has been reached, then every distinct cause of failure shrunk.

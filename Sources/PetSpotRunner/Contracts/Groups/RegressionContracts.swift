@@ -7,6 +7,7 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// The kept regressions (`Contracts/catalog/regressions.json`), replayed through the flow code
 /// under test on every `check`.

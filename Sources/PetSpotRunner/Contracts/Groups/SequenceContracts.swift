@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotReport
+import PetSpotRuntime
 
 /// What holds across requests (backend-contract.md), checked by generated sequences against a
 /// model of the store: what no single request shows (a stale cache, a soft delete, a microchip

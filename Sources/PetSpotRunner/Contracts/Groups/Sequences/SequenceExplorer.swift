@@ -2,6 +2,7 @@ import Foundation
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotPropertyEngine
+import PetSpotRuntime
 
 /// Explores programs with the package's engine and shrinks each distinct failure, within two
 /// request allowances (exploring, shrinking); synchronous, so run it on a thread of its own

@@ -42,7 +42,7 @@ package final class RunInterruption: Sendable {
     }
 
     /// Makes `transport` stop granting requests when the run is interrupted (at once if it was).
-    package func stops(_ transport: BudgetedTransport) {
+    package func stops(_ transport: some RequestGranting) {
         onInterrupt { transport.stopGranting(because: Self.reason($0)) }
     }
 

@@ -9,6 +9,7 @@ import Foundation
 import PetSpotHTTP
 import PetSpotModel
 import PetSpotReport
+import PetSpotRuntime
 
 /// The `http://` wire client of ``RunnerHTTPTransport``: HTTP/1.1 on a POSIX socket
 /// (PetSpotHTTP's ``HTTPClientConnection``), one connection per request (`Connection: close`).

@@ -17,4 +17,15 @@ package struct WireRequest: Sendable {
     package var body: Data
     /// Connect to last byte must be over by then.
     package var deadline: ContinuousClock.Instant
+
+    /// A request to `endpoint` that must be over by `deadline`.
+    package init(
+        endpoint: HTTPEndpoint, method: String, headers: [(name: String, value: String)], body: Data, deadline: ContinuousClock.Instant
+    ) {
+        self.endpoint = endpoint
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.deadline = deadline
+    }
 }

@@ -88,12 +88,30 @@ let package = Package(
             name: "PetSpotHTTPClient",
             dependencies: ["PetSpotHTTP", "PetSpotModel", "PetSpotReport", "PetSpotRuntime", "PetSpotConcurrency"]
         ),
+        // The flow answers checked in-process: the oracles (the reference model or any other),
+        // the flow contracts and their causes of failure, the captured contract compiled.
+        .target(
+            name: "PetSpotFlowChecks",
+            dependencies: [
+                "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotConcurrency",
+            ]
+        ),
+        // An app's adapter program driven over the adapter protocol: its process, its answers, its
+        // setup failures.
+        .target(
+            name: "PetSpotAdapterDriving",
+            dependencies: [
+                "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotFlowGenerators",
+                "PetSpotConcurrency",
+            ]
+        ),
         // The contract runner: the contract groups and their registry, the backend's request ritual,
-        // adapter driving, the submission under faults.
+        // the submission under faults.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
                 "PetSpotConcurrency",
             ]
@@ -111,7 +129,8 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotRunner", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotOpenAPI",
+                "PetSpotReport", "PetSpotJSON", "PetSpotModel",
                 "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotHTTP", "PetSpotConcurrency",
             ]
@@ -120,7 +139,7 @@ let package = Package(
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotCLI", "PetSpotRunner", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotCLI", "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
@@ -146,7 +165,7 @@ let package = Package(
             dependencies: [
                 "PetSpotModel", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotSchema",
-                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport",
+                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotOpenAPI", "PetSpotReport",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
@@ -186,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
+                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",

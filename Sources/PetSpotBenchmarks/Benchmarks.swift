@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotJSON

@@ -1,5 +1,7 @@
 import Foundation
 import Dispatch
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
 import PetSpotReport
 import PetSpotRunner
 import PetSpotRuntime

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotRunner
 import PetSpotRuntime
 

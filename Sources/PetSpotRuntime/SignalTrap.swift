@@ -88,9 +88,14 @@ package final class SignalTrap: Sendable {
         signal == SIGINT ? .interrupted : .terminated
     }
 
-    /// The signal's name, `SIGINT` or `SIGTERM`.
+    /// The signal's name: `SIGINT`, `SIGTERM`, `SIGSEGV`, ..., or `signal 42`.
     package static func name(_ signal: Int32) -> String {
-        signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT",
+            SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1", SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[signal] ?? "signal \(signal)"
     }
 
     /// Arms the trap: from now on, registrations catch SIGINT and SIGTERM. Called once by a

@@ -1,4 +1,6 @@
 import Foundation
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
 import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotFlowChecks
 import PetSpotModel
 @testable import PetSpotReport
 @testable import PetSpotRunner

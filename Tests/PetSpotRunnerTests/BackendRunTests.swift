@@ -2,6 +2,7 @@ import Foundation
 @testable import PetSpotCLI
 import PetSpotConcurrency
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport

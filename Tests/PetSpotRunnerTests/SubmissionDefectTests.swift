@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotHTTPTestSupport
 import Testing
 @testable import PetSpotRunner

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel

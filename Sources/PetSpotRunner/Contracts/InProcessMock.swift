@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotModel
 import PetSpotPropertyEngine

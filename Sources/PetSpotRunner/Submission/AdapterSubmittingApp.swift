@@ -1,5 +1,7 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend

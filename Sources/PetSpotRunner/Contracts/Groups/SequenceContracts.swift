@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotReport

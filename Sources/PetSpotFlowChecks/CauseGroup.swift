@@ -4,43 +4,55 @@ import PetSpotReport
 
 /// Distinct causes shown as one failure: the first one found (shrunk, its failure shown in full)
 /// and those that joined it, each in fields of its own with the same ``CauseSignature``.
-struct CauseGroup: Sendable {
+package struct CauseGroup: Sendable {
     /// A member: the cause, its record, and its shrunk case.
-    struct Member: Sendable {
-        let cause: FailureCause
-        let record: FlowContracts.CauseRecord
-        let shown: FlowCase
+    package struct Member: Sendable {
+        /// The cause.
+        package let cause: FailureCause
+        /// Its first case and the cases that showed it.
+        package let record: FlowContracts.CauseRecord
+        /// Its first case, shrunk.
+        package let shown: FlowCase
+
+        /// A member.
+        package init(cause: FailureCause, record: FlowContracts.CauseRecord, shown: FlowCase) {
+            self.cause = cause
+            self.record = record
+            self.shown = shown
+        }
     }
 
     /// The members, the first (whose failure is shown) first.
-    private(set) var members: [Member]
+    package private(set) var members: [Member]
     /// What they share, when the first has a signature.
-    let signature: CauseSignature?
+    package let signature: CauseSignature?
     /// The first member's failure, as shrunk.
-    let failure: ContractFailure
+    package let failure: ContractFailure
 
-    init(_ first: Member, failure: ContractFailure) {
+    /// A group of `first`, whose failure, as shrunk, is `failure`.
+    package init(_ first: Member, failure: ContractFailure) {
         members = [first]
         signature = CauseSignature(first.cause, in: first.shown)
         self.failure = failure
     }
 
     /// Every field of every member, sorted.
-    var fields: [String] { Array(Set(members.flatMap(\.cause.fields))).sorted() }
+    package var fields: [String] { Array(Set(members.flatMap(\.cause.fields))).sorted() }
 
     /// Whether `member` is the same defect seen in other fields: the same signature, in fields
     /// none of the members has; a value (not characters) must also fail the same way.
-    func admits(_ member: Member) -> Bool {
+    package func admits(_ member: Member) -> Bool {
         guard let signature, let theirs = CauseSignature(member.cause, in: member.shown), theirs == signature else { return false }
         guard Set(member.cause.fields).isDisjoint(with: fields) else { return false }
         return !signature.characters.isEmpty || members[0].cause.kind == member.cause.kind
     }
 
-    mutating func add(_ member: Member) { members.append(member) }
+    /// Adds `member` (one it ``admits(_:)``).
+    package mutating func add(_ member: Member) { members.append(member) }
 
     /// The failure shown for the group: the first member's, naming every field and what the
     /// others showed.
-    var groupedFailure: ContractFailure {
+    package var groupedFailure: ContractFailure {
         guard members.count > 1, let signature else { return failure }
         var grouped = failure
         let first = members[0]

@@ -77,7 +77,8 @@ public enum AdapterAnswer: Sendable, Hashable {
         }
     }
 
-    static func excerpt(_ line: String) -> String {
+    /// `line` cut after 200 characters, for error messages.
+    package static func excerpt(_ line: String) -> String {
         line.count > 200 ? String(line.prefix(200)) + "..." : line
     }
 }

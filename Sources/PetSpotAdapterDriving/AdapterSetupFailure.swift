@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotReport
+import PetSpotRuntime
 
 /// An adapter that never answered a question: a setup mistake (a wrong path, a missing exec bit,
 /// an unflushed output), not a defect of the app, so `check` stops with exit code 2 and one
@@ -62,7 +63,7 @@ package struct AdapterSetupFailure: Sendable, Hashable {
             let how = status.map { "exited with status \($0)" } ?? "exited"
             return "\(how) before answering its first question" + (starts > 1 ? " (on each of \(starts) starts)" : "")
         case .crashed(let signal, let starts):
-            return "was killed by \(AdapterProcess.signalName(signal)) before answering its first question"
+            return "was killed by \(SignalTrap.name(signal)) before answering its first question"
                 + (starts > 1 ? " (on each of \(starts) starts)" : "")
         case .timedOut(let seconds):
             return "did not answer its first question within \(ContractReport.plainNumber(seconds)) s (--sut-timeout)"

@@ -31,7 +31,7 @@ import PetSpotRuntime
 ///
 /// **No false pass.** A contract none of whose cases reached an answer fails; so do an unmet
 /// coverage requirement and a generator give-up, each with its reason. An adapter that never
-/// answered is not explored further (``AdapterOracle/setupFailure``).
+/// answered is not explored further (``SetupCheckedOracle/failedSetup``).
 public struct FlowContracts: Sendable {
     /// Who answers the cases.
     let oracle: any FlowOracle
@@ -132,12 +132,25 @@ public struct FlowContracts: Sendable {
     }
 
     /// A cause's first case and the cases that showed it.
-    struct CauseRecord: Sendable {
-        let order: Int
-        let firstCase: FlowCase
-        let index: Int
-        var cases: Set<Int>
-        var count: Int { cases.count }
+    package struct CauseRecord: Sendable {
+        /// The order the cause was found in (0 first).
+        package let order: Int
+        /// The first case that showed it.
+        package let firstCase: FlowCase
+        /// That case's index in the run.
+        package let index: Int
+        /// The indexes of every case that showed it.
+        package var cases: Set<Int>
+        /// How many cases showed it.
+        package var count: Int { cases.count }
+
+        /// A record.
+        package init(order: Int, firstCase: FlowCase, index: Int, cases: Set<Int>) {
+            self.order = order
+            self.firstCase = firstCase
+            self.index = index
+            self.cases = cases
+        }
     }
 
     struct Exploration: Sendable {
@@ -212,11 +225,11 @@ public struct FlowContracts: Sendable {
         let budget = Duration.milliseconds(Int64(budgetSeconds * 1000))
 
         // Exploring: every case checked, causes collected, boundaries labelled.
-        let adapter = oracle as? AdapterOracle
+        let setup = oracle as? any SetupCheckedOracle
         let exploration = property("flow answers") { flowCase in
             if ContinuousClock.now - start > budget { throw BudgetReached() }
             // An adapter that never answered (a setup mistake) is asked nothing more.
-            if adapter?.setupFailure != nil { throw SetupFailed() }
+            if setup?.failedSetup == true { throw SetupFailed() }
             let evaluation = evaluate(flowCase, cache: cache)
             // A case answered while the run was being stopped may have been cut short: not counted.
             if stopSignal?.isStopped == true { return true }
@@ -285,7 +298,7 @@ public struct FlowContracts: Sendable {
         // adapter never answered); causes that fail the same way in other fields join the
         // first one's group. --max-failures counts groups; every cause found is listed, those
         // past the cap unshrunk.
-        let (ordered, facets) = adapter?.setupFailure == nil ? Self.distinct(explored.causes) : ([], [:])
+        let (ordered, facets) = setup?.failedSetup != true ? Self.distinct(explored.causes) : ([], [:])
         var groups: [CauseGroup] = []
         var unshrunk: [(key: FailureCause, value: CauseRecord)] = []
         var shrinks = 0
@@ -391,7 +404,7 @@ public struct FlowContracts: Sendable {
     /// whose failing cases all show another cause of the same fields with at least as many
     /// cases (the same defect seen by another contract, or a narrower kind of it) is one of its
     /// facets, not a defect of its own.
-    static func distinct(_ causes: [FailureCause: CauseRecord]) -> (
+    package static func distinct(_ causes: [FailureCause: CauseRecord]) -> (
         causes: [(key: FailureCause, value: CauseRecord)], facets: [FailureCause: [FailureCause]]
     ) {
         // Heaviest first; on a tie the comparison with the reference model, which explains most.
@@ -456,11 +469,13 @@ public struct FlowContracts: Sendable {
         return (failure, shown)
     }
 
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
+    /// Seconds from `start` to now.
+    package static func seconds(since start: ContinuousClock.Instant) -> Double {
         seconds(ContinuousClock.now - start)
     }
 
-    static func seconds(_ elapsed: Duration) -> Double {
+    /// `elapsed` in seconds.
+    package static func seconds(_ elapsed: Duration) -> Double {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

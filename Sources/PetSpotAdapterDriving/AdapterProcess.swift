@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotReport
 import PetSpotRuntime
 #if canImport(Glibc)

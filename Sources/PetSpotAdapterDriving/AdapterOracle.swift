@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
@@ -33,7 +34,7 @@ import PetSpotFlowGenerators
 /// After ``maxRestarts`` restarts the adapter is considered broken: every further question
 /// fails at once with ``AdapterProtocolError/gaveUp(restarts:)``, which keeps a hanging
 /// adapter from stretching a run to cases × timeout.
-public final class AdapterOracle: FlowOracle, Sendable {
+public final class AdapterOracle: SetupCheckedOracle, Sendable {
     /// Restarts allowed before the adapter is given up.
     public static let maxRestarts = 3
 
@@ -114,7 +115,7 @@ public final class AdapterOracle: FlowOracle, Sendable {
     }
 
     /// Why an answer that repeats its question, byte for byte, is refused.
-    static let echoedQuestion =
+    package static let echoedQuestion =
         "the answer is the question itself, byte for byte: the --sut command echoes its input instead of answering (is it the adapter's command line?)"
 
     /// Writes `question` and reads one answer line, starting (or restarting) the adapter as
@@ -192,6 +193,9 @@ public final class AdapterOracle: FlowOracle, Sendable {
     /// Why the adapter never answered a question, once that is known: the run should stop
     /// with a configuration error (exit 2) rather than report contracts.
     package var setupFailure: AdapterSetupFailure? { state.withLock { $0.setupFailure } }
+
+    /// Whether the adapter is known to answer no question (``setupFailure``).
+    package var failedSetup: Bool { setupFailure != nil }
 
     /// Asks one question of protocol version 2 (a report's `submit`, `tryAgain` or `cancel`),
     /// made by `question` from its id, and decodes the answer with `decode` (given the line and

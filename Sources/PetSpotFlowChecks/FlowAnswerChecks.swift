@@ -85,7 +85,7 @@ public enum FlowAnswerChecks {
     }
 
     /// Key-by-key differences between two payloads.
-    static func payloadDifferences(_ actual: JSONValue, _ expected: JSONValue) -> String {
+    package static func payloadDifferences(_ actual: JSONValue, _ expected: JSONValue) -> String {
         guard let left = actual.objectValue, let right = expected.objectValue else {
             return "\(actual.serialized()) vs \(expected.serialized())"
         }

@@ -10,14 +10,14 @@ import PetSpotReport
 /// code the fields share (a trimming helper that keeps U+FEFF shows in every text field), so
 /// they are one ``CauseGroup``: shown once, listing the fields, counted once against
 /// `--max-failures`.
-struct CauseSignature: Hashable, Sendable {
+package struct CauseSignature: Hashable, Sendable {
     /// The offending characters, when the values carry any.
-    let characters: Set<Unicode.Scalar>
+    package let characters: Set<Unicode.Scalar>
     /// The values (`field: value`-free, in field order) when they carry no offending character.
-    let values: [String]
+    package let values: [String]
 
     /// The signature of `cause` in `flowCase`, or `nil` when the cause names no input field.
-    init?(_ cause: FailureCause, in flowCase: FlowCase) {
+    package init?(_ cause: FailureCause, in flowCase: FlowCase) {
         let fields = cause.fields.compactMap(ReportField.init(name:))
         guard !fields.isEmpty else { return nil }
         var characters: Set<Unicode.Scalar> = []
@@ -45,7 +45,7 @@ struct CauseSignature: Hashable, Sendable {
     }
 
     /// How a failure names it: `U+FEFF`, `U+0020 and U+00A0`, or the value in quotes.
-    var text: String {
+    package var text: String {
         if !characters.isEmpty {
             return characters.sorted { $0.value < $1.value }.map(Self.codePoint).joined(separator: " and ")
         }

@@ -3,6 +3,7 @@ import PetSpotJSON
 import PetSpotModel
 import PetSpotFlowGenerators
 import PetSpotReport
+import PetSpotRuntime
 
 /// A broken exchange with an adapter: it did not answer a question properly.
 public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -27,7 +28,7 @@ public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .cannotStart(let reason): "the adapter could not be started: \(reason)"
         case .exited(let status):
             "the adapter exited before answering\(status.map { " (exit status \($0))" } ?? "")"
-        case .crashed(let signal): "the adapter crashed (\(AdapterProcess.signalName(signal))) before answering"
+        case .crashed(let signal): "the adapter crashed (\(SignalTrap.name(signal))) before answering"
         case .timedOut(let seconds): "the adapter did not answer within \(ContractReport.seconds(seconds)) s"
         case .malformedAnswer(let reason): "malformed answer: \(reason)"
         case .wrongId(let expected, let actual): "the adapter answered id \(actual) to question \(expected)"

@@ -106,12 +106,22 @@ let package = Package(
                 "PetSpotConcurrency",
             ]
         ),
-        // The contract runner: the contract groups and their registry, the backend's request ritual,
-        // the submission under faults.
+        // The ritual every contract group shares: the session of a run, the backend target with its
+        // request budget, transports, breaker and cleanup, paths and curl lines, and the support
+        // every backend group reads answers with.
+        .target(
+            name: "PetSpotContractGroups",
+            dependencies: [
+                "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotConcurrency",
+            ]
+        ),
+        // The contract runner: the contract groups and their registry, the submission under faults.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
                 "PetSpotConcurrency",
             ]
@@ -120,7 +130,7 @@ let package = Package(
         .target(
             name: "PetSpotOpenAPI",
             dependencies: [
-                "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
+                "PetSpotContractGroups", "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotHTTP",
             ]
         ),
@@ -129,7 +139,8 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotOpenAPI",
+                "PetSpotRunner", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient",
+                "PetSpotOpenAPI",
                 "PetSpotReport", "PetSpotJSON", "PetSpotModel",
                 "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
                 "PetSpotHTTP", "PetSpotConcurrency",
@@ -139,7 +150,8 @@ let package = Package(
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotCLI", "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotCLI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime",
+                "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
@@ -205,7 +217,8 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
+                "PetSpotRunner", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient",
+                "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",

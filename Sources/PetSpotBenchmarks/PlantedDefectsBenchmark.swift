@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotMockBackend
 import PetSpotRunner

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotModel
 import PetSpotReport
 import PetSpotRunner

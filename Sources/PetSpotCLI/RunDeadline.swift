@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotReport
 import PetSpotRunner
 import PetSpotRuntime

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotFlowChecks
 import PetSpotModel
 @testable import PetSpotReport

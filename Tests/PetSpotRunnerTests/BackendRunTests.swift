@@ -1,6 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotFlowChecks
 import PetSpotJSON

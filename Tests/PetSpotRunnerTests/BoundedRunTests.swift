@@ -1,6 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport

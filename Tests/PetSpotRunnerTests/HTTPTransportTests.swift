@@ -1,5 +1,6 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotContractGroups
 import PetSpotHTTPClient
 import PetSpotJSON
 import PetSpotModel

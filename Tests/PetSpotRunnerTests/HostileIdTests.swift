@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotJSON
 import Testing

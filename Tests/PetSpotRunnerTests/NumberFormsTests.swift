@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel

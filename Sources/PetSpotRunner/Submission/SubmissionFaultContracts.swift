@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotAdapterDriving
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotFlowGenerators
 import PetSpotConcurrency
 import PetSpotJSON

@@ -1,3 +1,4 @@
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend

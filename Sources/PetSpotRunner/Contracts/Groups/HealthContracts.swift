@@ -1,3 +1,4 @@
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel

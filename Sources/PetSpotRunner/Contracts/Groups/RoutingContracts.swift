@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel

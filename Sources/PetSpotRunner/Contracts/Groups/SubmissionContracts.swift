@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotConcurrency
@@ -84,7 +85,7 @@ struct SubmissionContracts: BackendContractGroup {
                 case .failure(let refusal): createProblem = refusal.answered(by: "create")
                 case nil: break
                 }
-                createProblem = createProblem ?? Self.createResponseProblem(body, schemas: session.schemas)
+                createProblem = createProblem ?? CreateAnswer.problem(body, schemas: session.schemas)
                 if body["status"] != .string(payload.status.wireValue) {
                     echoProblem = "status is \(body["status"]?.serialized() ?? "missing"), sent \"\(payload.status.wireValue)\""
                 }
@@ -183,22 +184,6 @@ struct SubmissionContracts: BackendContractGroup {
             contents: PhotoContents.bytes(mimeType: mimeType.lowercased() == "image/png" ? "image/png" : "image/jpeg", count: size))
     }
 
-    /// What is wrong with a 201 create body, or `nil`.
-    static func createResponseProblem(_ body: JSONValue, schemas: ContractSchemas) -> String? {
-        let violations = schemas.violations(of: body, against: .createResponse)
-        if !violations.isEmpty { return "body does not match create-response.schema.json: " + violations.prefix(3).joined(separator: "; ") }
-        do {
-            let decoded = try CreateAnnouncementResponse(json: body)
-            if let number = Int(decoded.managementPassword), !(100_000...999_999).contains(number) {
-                return "managementPassword is outside 100000-999999"
-            }
-            if !isLowercaseUUIDv4(decoded.announcement.id) { return "id \(decoded.announcement.id) is not a lower-case UUID v4" }
-            return nil
-        } catch {
-            return "create response: \(error.description)"
-        }
-    }
-
     static func readBackProblem(
         _ read: Result<TransportResponse, TransportError>, id: String, uploaded: Bool, schemas: ContractSchemas
     ) -> String? {
@@ -257,19 +242,5 @@ struct SubmissionContracts: BackendContractGroup {
         }
         if isDefect { backend.target.noteKnownDefect(ExactPointListDefect.sighting(stillPresent: true)) }
         return isDefect
-    }
-
-    static func isLowercaseUUIDv4(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            switch index {
-            case 8, 13, 18, 23: if byte != UInt8(ascii: "-") { return false }
-            case 14: if byte != UInt8(ascii: "4") { return false }
-            case 19: if !"89ab".utf8.contains(byte) { return false }
-            default: if !"0123456789abcdef".utf8.contains(byte) { return false }
-            }
-        }
-        return true
     }
 }

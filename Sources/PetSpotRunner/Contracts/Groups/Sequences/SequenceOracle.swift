@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotFlowChecks
 import PetSpotJSON
@@ -125,7 +126,7 @@ struct SequenceOracle: Sendable {
             return .failure(Violation(contract: .visible, action: action, message: "the create answered \(outcome): \(problem)", expected: "201", outcome: outcome))
         case .success(let object): body = object
         }
-        if let problem = SubmissionContracts.createResponseProblem(.object(body), schemas: schemas) {
+        if let problem = CreateAnswer.problem(.object(body), schemas: schemas) {
             return .failure(Violation(contract: .visible, action: action, message: problem, expected: "201 with a create response", outcome: outcome))
         }
         let id = body["id"]?.stringValue ?? ""

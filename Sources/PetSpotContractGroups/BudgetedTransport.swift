@@ -47,7 +47,7 @@ package final class BudgetedTransport: AnnouncementTransport, RequestGranting, S
     package let secrets: SecretStore
 
     /// Wraps `base` with a budget of `limit` requests.
-    convenience init(_ base: any AnnouncementTransport, limit: Int) {
+    package convenience init(_ base: any AnnouncementTransport, limit: Int) {
         self.init(base, limit: limit, secrets: SecretStore())
     }
 

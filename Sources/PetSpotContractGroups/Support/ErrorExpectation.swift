@@ -82,10 +82,10 @@ package struct ErrorExpectation: Sendable, CustomStringConvertible {
 
 extension ContractSession {
     /// The profile the backend should answer as (strict when there is no backend).
-    var profile: BackendProfile { backend?.profile ?? .strict }
+    package var profile: BackendProfile { backend?.profile ?? .strict }
 
     /// What is wrong with `answer` against `expected`, or `nil`.
-    func problem(_ answer: Result<TransportResponse, TransportError>, _ expected: ErrorExpectation) -> String? {
+    package func problem(_ answer: Result<TransportResponse, TransportError>, _ expected: ErrorExpectation) -> String? {
         expected.problem(answer, profile: profile, schemas: schemas)
     }
 }

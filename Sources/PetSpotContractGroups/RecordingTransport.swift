@@ -15,6 +15,12 @@ package final class RecordingTransport: AnnouncementTransport, Sendable {
         package var request: TransportRequest
         /// The answer, or why there is none.
         package var response: Result<TransportResponse, TransportError>
+
+        /// `request` and its answer.
+        package init(request: TransportRequest, response: Result<TransportResponse, TransportError>) {
+            self.request = request
+            self.response = response
+        }
     }
 
     /// The transport wrapped.
@@ -23,12 +29,12 @@ package final class RecordingTransport: AnnouncementTransport, Sendable {
     private let log = Locked<[Exchange]>([])
 
     /// Records the exchanges sent through `base`.
-    init(_ base: any AnnouncementTransport) {
+    package init(_ base: any AnnouncementTransport) {
         self.base = base
     }
 
     /// The exchanges so far, in order.
-    var exchanges: [Exchange] { log.withLock { $0 } }
+    package var exchanges: [Exchange] { log.withLock { $0 } }
 
     /// Sends and records.
     package func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {

@@ -47,8 +47,11 @@ package struct SharedBehaviourObservations: Sendable {
     /// Content-Type and body agree.
     package var contentType = Rule()
 
+    /// Nothing observed yet.
+    package init() {}
+
     /// Checks one answer.
-    mutating func observe(_ request: TransportRequest, _ response: TransportResponse) {
+    package mutating func observe(_ request: TransportRequest, _ response: TransportResponse) {
         cors.note(Self.corsProblem(response), request, response)
         contentType.note(Self.contentTypeProblem(request, response), request, response)
     }
@@ -60,7 +63,7 @@ package struct SharedBehaviourObservations: Sendable {
     }
 
     /// The media type of a Content-Type value, lower case, without parameters.
-    static func mediaType(_ value: String?) -> String? {
+    package static func mediaType(_ value: String?) -> String? {
         value.map { ($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
     }
 

@@ -143,7 +143,7 @@ package final class BackendTarget: Sendable {
     }
 
     /// The announcement id a delete path names, if it is one of the delete routes.
-    static func deletedId(_ path: String) -> String? {
+    package static func deletedId(_ path: String) -> String? {
         for prefix in ["/api/admin/v1/announcements/", "/api/v1/announcements/"] where path.hasPrefix(prefix) {
             let id = String(path.dropFirst(prefix.count))
             return id.isEmpty || id.contains("/") ? nil : (id.removingPercentEncoding ?? id)

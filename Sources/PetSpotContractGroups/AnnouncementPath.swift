@@ -94,6 +94,12 @@ package struct AnnouncementPath: Sendable, Hashable {
         /// Why it is no single segment: `it contains '/'`.
         package let reason: String
 
+        /// The refusal of `id`, for `reason`.
+        package init(id: String, reason: String) {
+            self.id = id
+            self.reason = reason
+        }
+
         /// The id as a message shows it: control characters escaped, cut after 80 bytes.
         package var shownId: String { DisplayText.sanitized(id, maxBytes: 80) }
 

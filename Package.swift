@@ -117,11 +117,28 @@ let package = Package(
                 "PetSpotConcurrency",
             ]
         ),
+        // The fixed backend groups: health, the submission, the catalogs, every route's contracts.
+        .target(
+            name: "PetSpotBackendGroups",
+            dependencies: [
+                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency",
+            ]
+        ),
+        // The stateful group: generated sequences of requests, and clients at once, judged by a
+        // model of the store, shrunk.
+        .target(
+            name: "PetSpotSequences",
+            dependencies: [
+                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency",
+            ]
+        ),
         // The contract runner: the contract groups and their registry, the submission under faults.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotBackendGroups", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
                 "PetSpotConcurrency",
             ]
@@ -217,8 +234,8 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient",
-                "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
+                "PetSpotRunner", "PetSpotBackendGroups", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks",
+                "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotBackendGroups
 import PetSpotConcurrency
 import PetSpotContractGroups
 import PetSpotHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotBackendGroups
 @testable import PetSpotCLI
 import PetSpotConcurrency
 import PetSpotJSON

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotBackendGroups
 import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotHTTPTestSupport

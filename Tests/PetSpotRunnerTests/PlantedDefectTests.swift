@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotBackendGroups
 import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotJSON
@@ -7,6 +8,7 @@ import PetSpotMockTransport
 import PetSpotModel
 import Testing
 @testable import PetSpotRunner
+import PetSpotSequences
 
 /// The contracts each planted defect must fail (`group: contract`): together they cover every
 /// contract of the backend groups `run` added, so each is shown to fail against a backend that

@@ -9,6 +9,7 @@ import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotReport
 @testable import PetSpotRunner
+@testable import PetSpotSequences
 import Testing
 
 /// The parts of the stateful group that judge and shrink, on answers made to order, and the

@@ -1,7 +1,8 @@
 import Foundation
 import PetSpotPropertyEngine
-import Testing
 @testable import PetSpotRunner
+@testable import PetSpotSequences
+import Testing
 
 /// The programs the stateful group generates: valid by construction, and rich enough that the
 /// orders of requests each planted sequence or concurrency defect needs turn up in a default run.

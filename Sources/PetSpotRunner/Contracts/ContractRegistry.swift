@@ -1,9 +1,11 @@
 import Foundation
+import PetSpotBackendGroups
 import PetSpotContractGroups
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRuntime
+import PetSpotSequences
 
 /// The groups of contracts, in the order every command checks them.
 package enum ContractRegistry {

@@ -5,6 +5,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotReport
+import PetSpotSequences
 
 /// The runner's power against the mock's planted backend defects: `run`'s backend groups
 /// against an in-process ``MockBackend`` with one ``MockDefect``, in each profile the defect

@@ -7,18 +7,22 @@ import PetSpotModel
 
 /// The catalog's negative create requests (`Contracts/catalog/create-negative-cases.json`),
 /// each with the answer the run's profile must give; one contract per case.
-struct CreateCatalogContracts: BackendContractGroup {
-    let name = "create negatives (catalog)"
+package struct CreateCatalogContracts: BackendContractGroup {
+    package let name = "create negatives (catalog)"
     // The charset rule is a create-route behaviour the catalog's charset cases exercise.
-    let surfaces: Set<MockDefect.Surface> = [.create, .routing]
+    package let surfaces: Set<MockDefect.Surface> = [.create, .routing]
+
+    /// The group.
+    package init() {}
+
     /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
-    let plantedDefectsCoverEveryContract = false
+    package let plantedDefectsCoverEveryContract = false
 
     static func contractName(_ item: NegativeCase) -> String { "\(item.id): \(item.description)" }
 
-    func contracts(in session: ContractSession) -> [String] { session.schemas.documents.negativeCases.cases.map(Self.contractName) }
+    package func contracts(in session: ContractSession) -> [String] { session.schemas.documents.negativeCases.cases.map(Self.contractName) }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let catalog = backend.schemas.documents.negativeCases
         try await backend.forEach(catalog.cases) { item throws(GroupStop) in
             // A case with a setup request is one step: its two requests are held together.

@@ -5,14 +5,18 @@ import PetSpotModel
 
 /// `GET /api/health`: 200 with the health body. Run first: a target that does not answer at all
 /// stops the run (exit code 3) before anything is created on it.
-struct HealthContracts: BackendContractGroup {
-    let name = "health"
-    let surfaces: Set<MockDefect.Surface> = []
-    static let answers = "health answers 200 with the health body"
+package struct HealthContracts: BackendContractGroup {
+    package let name = "health"
+    package let surfaces: Set<MockDefect.Surface> = []
 
-    func contracts(in session: ContractSession) -> [String] { [Self.answers] }
+    /// The group.
+    package init() {}
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package static let answers = "health answers 200 with the health body"
+
+    package func contracts(in session: ContractSession) -> [String] { [Self.answers] }
+
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let request = BackendTarget.getRequest("/api/health")
         let answer = try await backend.send(request)
         guard case .success(let response) = answer else {

@@ -8,13 +8,17 @@ import PetSpotModel
 /// reward HTML-stripped as the `xss` library does (backend-contract.md's examples: tags dropped,
 /// `<script>`/`<style>` bodies removed, a stray `>` as `&gt;`), every value otherwise as sent
 /// (validated trimmed, stored untrimmed), numbers as the JSON numbers sent.
-struct EchoContracts: BackendContractGroup {
-    let name = "echo"
-    let surfaces: Set<MockDefect.Surface> = [.echo]
+package struct EchoContracts: BackendContractGroup {
+    package let name = "echo"
+    package let surfaces: Set<MockDefect.Surface> = [.echo]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let stripped = "text fields come back HTML-stripped (create and details)"
-    static let untrimmed = "values come back as sent, untrimmed (create and details)"
-    static let numbers = "numbers come back as the JSON numbers sent (create and details)"
+    package static let stripped = "text fields come back HTML-stripped (create and details)"
+    package static let untrimmed = "values come back as sent, untrimmed (create and details)"
+    package static let numbers = "numbers come back as the JSON numbers sent (create and details)"
     static let contracts = [stripped, untrimmed, numbers]
 
     /// One echoed field: what is sent and what must come back.
@@ -54,9 +58,9 @@ struct EchoContracts: BackendContractGroup {
         Field(name: "age", sent: 7, echoed: 7),
     ]
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         var body = backend.basePayload()
         let microchip = body["microchipNumber"]?.stringValue ?? backend.microchip()
         let groups: [(String, [Field])] = [

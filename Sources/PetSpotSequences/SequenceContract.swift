@@ -4,7 +4,7 @@ import PetSpotJSON
 import PetSpotModel
 
 /// The contracts of the stateful group, as the report names them.
-enum SequenceContract: String, CaseIterable, Sendable {
+package enum SequenceContract: String, CaseIterable, Sendable {
     case microchip = "a microchip number is taken while an announcement holds it (409) and free again after its delete (201)"
     case freshIds = "every create answers an id no earlier create of the sequence answered (ids are not reused after a delete)"
     case visible = "every write is visible at once: details, the list and /images answer the latest create and upload"

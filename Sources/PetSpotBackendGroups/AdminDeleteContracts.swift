@@ -8,16 +8,20 @@ import PetSpotModel
 /// without the admin token, with a wrong one or with the token under a scheme, 401
 /// `UNAUTHENTICATED` and the announcement is still there; with the token, 204 and it is gone;
 /// an unknown id, 404.
-struct AdminDeleteContracts: BackendContractGroup {
-    let name = "admin delete"
-    let surfaces: Set<MockDefect.Surface> = [.adminDelete]
+package struct AdminDeleteContracts: BackendContractGroup {
+    package let name = "admin delete"
+    package let surfaces: Set<MockDefect.Surface> = [.adminDelete]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let noToken = "a delete without Authorization answers 401 and the announcement stays"
-    static let wrongToken = "a delete with a wrong token answers 401 and the announcement stays"
-    static let scheme = "the admin token under a scheme (Bearer) answers 401 and the announcement stays"
-    static let alias = "the alias DELETE /api/v1/announcements/{id} without a token answers 401 and the announcement stays"
-    static let deletes = "a delete with the admin token answers 204, then details answer 404"
-    static let unknown = "a delete of an unknown id with the admin token answers 404"
+    package static let noToken = "a delete without Authorization answers 401 and the announcement stays"
+    package static let wrongToken = "a delete with a wrong token answers 401 and the announcement stays"
+    package static let scheme = "the admin token under a scheme (Bearer) answers 401 and the announcement stays"
+    package static let alias = "the alias DELETE /api/v1/announcements/{id} without a token answers 401 and the announcement stays"
+    package static let deletes = "a delete with the admin token answers 204, then details answer 404"
+    package static let unknown = "a delete of an unknown id with the admin token answers 404"
     static let contracts = [noToken, wrongToken, scheme, alias, deletes, unknown]
 
     /// The answer without an Authorization header.
@@ -25,9 +29,9 @@ struct AdminDeleteContracts: BackendContractGroup {
     /// The answer to a token that is not the admin token.
     static let invalid = ErrorExpectation(401, "UNAUTHENTICATED", message: "Invalid admin token")
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let token = backend.adminToken
         if token == nil {
             for contract in [Self.scheme, Self.deletes, Self.unknown] { backend.skip(contract, reason: "no --admin-token given") }

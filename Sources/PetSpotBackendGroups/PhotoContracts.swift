@@ -8,24 +8,28 @@ import PetSpotModel
 /// detected from the bytes (not the declared one), `GET` on it serves the same bytes with the
 /// extension's Content-Type, another extension is 404, a second upload replaces the first, and
 /// deleting the announcement removes the photo.
-struct PhotoContracts: BackendContractGroup {
-    let name = "photo and /images"
-    let surfaces: Set<MockDefect.Surface> = [.photo]
+package struct PhotoContracts: BackendContractGroup {
+    package let name = "photo and /images"
+    package let surfaces: Set<MockDefect.Surface> = [.photo]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let detectedExtension = "photoUrl takes the detected type's extension (a PNG declared image/jpeg gives .png)"
-    static let serves = "GET photoUrl serves the uploaded bytes with the extension's Content-Type"
-    static let otherExtension = "/images/{id} under another extension answers the 404 envelope"
-    static let replaces = "a second upload replaces the first (same type: new bytes; another type: new photoUrl)"
-    static let deleteRemoves = "deleting the announcement removes its photo (/images answers 404)"
-    static let animated = "an animated PNG (acTL before IDAT) is refused with 400 INVALID_FILE_FORMAT"
+    package static let detectedExtension = "photoUrl takes the detected type's extension (a PNG declared image/jpeg gives .png)"
+    package static let serves = "GET photoUrl serves the uploaded bytes with the extension's Content-Type"
+    package static let otherExtension = "/images/{id} under another extension answers the 404 envelope"
+    package static let replaces = "a second upload replaces the first (same type: new bytes; another type: new photoUrl)"
+    package static let deleteRemoves = "deleting the announcement removes its photo (/images answers 404)"
+    package static let animated = "an animated PNG (acTL before IDAT) is refused with 400 INVALID_FILE_FORMAT"
     static let contracts = [detectedExtension, serves, otherExtension, replaces, deleteRemoves, animated]
     /// The answer to a file that is no accepted image.
     static let notAnImage = ErrorExpectation(
         400, "INVALID_FILE_FORMAT", field: .named("file"), message: "File is not a valid image format (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF)")
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         if backend.adminToken == nil { backend.skip(Self.deleteRemoves, reason: "no --admin-token given") }
         let created: GroupBackend.Created
         switch try await backend.createBase() {

@@ -7,15 +7,19 @@ import PetSpotMockBackend
 /// each field `null`, of a wrong type, past its bounds, against its pattern or enum, and unknown
 /// keys; one contract per kind of derivation. A derived case is kept only when the schema itself
 /// rejects its body.
-struct DerivedCreateContracts: BackendContractGroup {
-    let name = "create negatives (schema-derived)"
-    let surfaces: Set<MockDefect.Surface> = [.create]
+package struct DerivedCreateContracts: BackendContractGroup {
+    package let name = "create negatives (schema-derived)"
+    package let surfaces: Set<MockDefect.Surface> = [.create]
+
+    /// The group.
+    package init() {}
+
     /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
-    let plantedDefectsCoverEveryContract = false
+    package let plantedDefectsCoverEveryContract = false
 
-    func contracts(in session: ContractSession) -> [String] { SchemaDerivedCases.Category.allCases.map(\.contractName) }
+    package func contracts(in session: ContractSession) -> [String] { SchemaDerivedCases.Category.allCases.map(\.contractName) }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let schemas = backend.schemas
         let derived = SchemaDerivedCases.make(schema: schemas.documents[.createRequest], base: schemas.documents.negativeCases.basePayload) { body in
             !schemas.violations(of: body, against: .createRequest).isEmpty

@@ -13,15 +13,19 @@ import PetSpotModel
 /// the South Pacific, where no one else reports pets, and compares only the run's own ids, so
 /// announcements of others on a shared staging backend (even another run at the same point)
 /// cannot make it fail. Distances stay at least 0.4 km away from every range queried.
-struct ListContracts: BackendContractGroup {
-    let name = "list"
-    let surfaces: Set<MockDefect.Surface> = [.list]
+package struct ListContracts: BackendContractGroup {
+    package let name = "list"
+    package let surfaces: Set<MockDefect.Surface> = [.list]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let onlyWithPhoto = "the list answers only announcements with a photo"
-    static let defaultRange = "lat/lng without range filter at 5 km (great-circle, R = 6371 km)"
-    static let ranges = "lat/lng/range answer exactly the run's announcements closer than range km"
-    static let parseFloat = "query numbers are read like parseFloat (lat=-48.8767abc is -48.8767)"
-    static let emptyAbsent = "an empty lat= counts as absent (200, unfiltered)"
+    package static let onlyWithPhoto = "the list answers only announcements with a photo"
+    package static let defaultRange = "lat/lng without range filter at 5 km (great-circle, R = 6371 km)"
+    package static let ranges = "lat/lng/range answer exactly the run's announcements closer than range km"
+    package static let parseFloat = "query numbers are read like parseFloat (lat=-48.8767abc is -48.8767)"
+    package static let emptyAbsent = "an empty lat= counts as absent (200, unfiltered)"
 
     /// The centre: near Point Nemo, the ocean's pole of inaccessibility.
     static let centre = (lat: -48.8767, lng: -123.3933)
@@ -33,9 +37,9 @@ struct ListContracts: BackendContractGroup {
     static let queriedRanges = [1, 6, 10]
 
     /// One bad query and the answer it must get.
-    struct ParameterCase {
+    package struct ParameterCase {
         /// The contract the case is reported under.
-        let contract: String
+        package let contract: String
         /// The query's parameters, in order (values percent-encoded when sent).
         let query: [(String, String)]
         /// The answer it must get.
@@ -43,7 +47,7 @@ struct ListContracts: BackendContractGroup {
     }
 
     /// The bad queries: each parameter missing its partner, out of range, not a number, and every bad range.
-    static var parameterCases: [ParameterCase] {
+    package static var parameterCases: [ParameterCase] {
         let lat = "\(centre.lat)", lng = "\(centre.lng)"
         func bad(_ contract: String, _ query: [(String, String)], _ message: String) -> ParameterCase {
             ParameterCase(contract: contract, query: query, expected: ErrorExpectation(400, "INVALID_PARAMETER", message: message))
@@ -80,9 +84,9 @@ struct ListContracts: BackendContractGroup {
     /// The contracts the oracle checks.
     static let oracleContracts = [onlyWithPhoto, defaultRange, ranges, parseFloat, emptyAbsent]
 
-    func contracts(in session: ContractSession) -> [String] { Self.oracleContracts + Self.parameterCases.map(\.contract) }
+    package func contracts(in session: ContractSession) -> [String] { Self.oracleContracts + Self.parameterCases.map(\.contract) }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let oracleContracts = Self.oracleContracts
         try await backend.forEach(Self.parameterCases) { item throws(GroupStop) in
             let exchange = try await backend.exchange(BackendTarget.getRequest(RequestPath.list(item.query)))

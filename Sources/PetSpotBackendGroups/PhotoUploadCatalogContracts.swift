@@ -8,17 +8,21 @@ import PetSpotModel
 /// The catalog's photo upload cases (`Contracts/catalog/photo-upload-cases.json`): credentials,
 /// part names, sizes and file formats, against one announcement created for them; one contract
 /// per case.
-struct PhotoUploadCatalogContracts: BackendContractGroup {
-    let name = "photo upload (catalog)"
-    let surfaces: Set<MockDefect.Surface> = [.photo]
+package struct PhotoUploadCatalogContracts: BackendContractGroup {
+    package let name = "photo upload (catalog)"
+    package let surfaces: Set<MockDefect.Surface> = [.photo]
+
+    /// The group.
+    package init() {}
+
     /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
-    let plantedDefectsCoverEveryContract = false
+    package let plantedDefectsCoverEveryContract = false
 
     static func contractName(_ item: PhotoUploadCase) -> String { "\(item.id): \(item.description)" }
 
-    func contracts(in session: ContractSession) -> [String] { session.schemas.documents.photoUploadCases.cases.map(Self.contractName) }
+    package func contracts(in session: ContractSession) -> [String] { session.schemas.documents.photoUploadCases.cases.map(Self.contractName) }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let cases = backend.schemas.documents.photoUploadCases.cases
         let created: GroupBackend.Created
         switch try await backend.createBase() {

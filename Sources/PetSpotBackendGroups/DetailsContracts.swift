@@ -7,20 +7,24 @@ import PetSpotModel
 
 /// `GET /api/v1/announcements/{id}`: the announcement as create answered it, without
 /// `managementPassword`; the 404 envelope for an unknown and for a malformed id.
-struct DetailsContracts: BackendContractGroup {
-    let name = "details"
-    let surfaces: Set<MockDefect.Surface> = [.details]
+package struct DetailsContracts: BackendContractGroup {
+    package let name = "details"
+    package let surfaces: Set<MockDefect.Surface> = [.details]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let sameAsCreate = "details answer what create answered, without managementPassword"
-    static let unknown = "an unknown id answers the 404 NOT_FOUND envelope"
-    static let malformed = "a malformed id answers the 404 NOT_FOUND envelope"
+    package static let sameAsCreate = "details answer what create answered, without managementPassword"
+    package static let unknown = "an unknown id answers the 404 NOT_FOUND envelope"
+    package static let malformed = "a malformed id answers the 404 NOT_FOUND envelope"
     static let contracts = [sameAsCreate, unknown, malformed]
     /// Production's message for an unknown announcement.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         switch try await backend.createBase() {
         case .failure(let setup):
             backend.recordSetupFailure([Self.sameAsCreate], setup, what: "creating an announcement")

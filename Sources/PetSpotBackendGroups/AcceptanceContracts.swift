@@ -9,19 +9,23 @@ import PetSpotModel
 /// A 20-digit microchip number (no length cap), a date past the month's end (the JavaScript
 /// parser rolls 2025-02-30 over), and an empty optional text (production: 201 with `null`; the
 /// strict profile refuses it with 400 `INVALID_FORMAT`, as backend-contract.md says).
-struct AcceptanceContracts: BackendContractGroup {
-    let name = "production acceptance"
+package struct AcceptanceContracts: BackendContractGroup {
+    package let name = "production acceptance"
     // An empty optional text kept as "" is an echo defect this group sees too.
-    let surfaces: Set<MockDefect.Surface> = [.create, .echo]
+    package let surfaces: Set<MockDefect.Surface> = [.create, .echo]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let longMicrochip = "a 20-digit microchip number is accepted and echoed"
-    static let rolledDate = "lastSeenDate 2025-02-30 (rolled over by the JavaScript parser) is accepted and echoed as sent"
-    static let emptyOptional = "an empty optional text is accepted and comes back null (strict profile: refused)"
+    package static let longMicrochip = "a 20-digit microchip number is accepted and echoed"
+    package static let rolledDate = "lastSeenDate 2025-02-30 (rolled over by the JavaScript parser) is accepted and echoed as sent"
+    package static let emptyOptional = "an empty optional text is accepted and comes back null (strict profile: refused)"
     static let contracts = [longMicrochip, rolledDate, emptyOptional]
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         var long = backend.basePayload()
         let microchip = backend.microchip() + "12345"
         long["microchipNumber"] = .string(microchip)

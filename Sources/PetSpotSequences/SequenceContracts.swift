@@ -30,18 +30,21 @@ import PetSpotRuntime
 /// ``shrinkingAllowance`` (every request counted, the deletes that end each program included),
 /// and together at most what the run's budget leaves beside ``reserve`` for the groups after
 /// this one; a default `run` (2,000) has room for both.
-struct SequenceContracts: BackendContractGroup {
-    let name = "sequences and concurrency"
-    let surfaces: Set<MockDefect.Surface> = [.sequences, .concurrency]
+package struct SequenceContracts: BackendContractGroup {
+    package let name = "sequences and concurrency"
+    package let surfaces: Set<MockDefect.Surface> = [.sequences, .concurrency]
+
+    /// The group.
+    package init() {}
 
     /// Requests exploring may send.
-    static let exploringAllowance = 950
+    package static let exploringAllowance = 950
     /// Requests shrinking may send, for every failure together.
     static let shrinkingAllowance = 470
     /// Requests left to the groups after this one (the routing group sends about 20).
-    static let reserve = 60
+    package static let reserve = 60
 
-    func contracts(in session: ContractSession) -> [String] { SequenceContract.allCases.map(\.rawValue) }
+    package func contracts(in session: ContractSession) -> [String] { SequenceContract.allCases.map(\.rawValue) }
 
     /// The allowances the budget leaves: the defaults, or what is left split in their proportion.
     static func allowance(sent: Int, limit: Int) -> SequenceExplorer.Allowance {
@@ -50,7 +53,7 @@ struct SequenceContracts: BackendContractGroup {
         return SequenceExplorer.Allowance(exploring: exploring, shrinking: min(shrinkingAllowance, available - exploring))
     }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         guard backend.adminToken != nil else {
             for contract in SequenceContract.allCases {
                 backend.skip(contract.rawValue, reason: "no --admin-token given: every sequence deletes what it created when it ends")

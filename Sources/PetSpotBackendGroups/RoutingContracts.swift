@@ -11,28 +11,32 @@ import PetSpotReport
 /// `:id` that is not valid percent-encoding answers 500. And, observed on every answer of the
 /// run (so it runs last among the backend groups): CORS is open on every answer, and every body
 /// is what its Content-Type says.
-struct RoutingContracts: BackendContractGroup {
-    let name = "routing and shared HTTP behaviour"
+package struct RoutingContracts: BackendContractGroup {
+    package let name = "routing and shared HTTP behaviour"
     // The charset rule is a create-route behaviour the catalog's charset cases exercise too.
-    let surfaces: Set<MockDefect.Surface> = [.routing]
+    package let surfaces: Set<MockDefect.Surface> = [.routing]
+
+    /// The group.
+    package init() {}
+
     // Contract names, as the report shows them.
-    static let unknownRoute = "an unknown route answers the JSON 404 NOT_FOUND envelope"
-    static let unknownMethod = "an unknown method on a known path answers the JSON 404 NOT_FOUND envelope"
-    static let preflight = "an OPTIONS preflight answers 204 with the allowed methods"
-    static let head = "HEAD answers as the GET route, without a body"
-    static let gzip = "a gzip request body is inflated (create answers 201)"
-    static let deflate = "a deflate request body is inflated (create answers 201)"
-    static let badEscape = "an :id that is not valid percent-encoding answers 500 INTERNAL_SERVER_ERROR"
-    static let cors = "every answer of the run carries Access-Control-Allow-Origin: *"
-    static let contentType = "every answer of the run is what its Content-Type says (JSON on the API, the image type on /images)"
+    package static let unknownRoute = "an unknown route answers the JSON 404 NOT_FOUND envelope"
+    package static let unknownMethod = "an unknown method on a known path answers the JSON 404 NOT_FOUND envelope"
+    package static let preflight = "an OPTIONS preflight answers 204 with the allowed methods"
+    package static let head = "HEAD answers as the GET route, without a body"
+    package static let gzip = "a gzip request body is inflated (create answers 201)"
+    package static let deflate = "a deflate request body is inflated (create answers 201)"
+    package static let badEscape = "an :id that is not valid percent-encoding answers 500 INTERNAL_SERVER_ERROR"
+    package static let cors = "every answer of the run carries Access-Control-Allow-Origin: *"
+    package static let contentType = "every answer of the run is what its Content-Type says (JSON on the API, the image type on /images)"
     static let contracts = [unknownRoute, unknownMethod, preflight, head, gzip, deflate, badEscape, cors, contentType]
 
     /// The unknown-route answer.
     static let notFound = ErrorExpectation(404, "NOT_FOUND", message: "Resource not found")
 
-    func contracts(in session: ContractSession) -> [String] { Self.contracts }
+    package func contracts(in session: ContractSession) -> [String] { Self.contracts }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         defer { Self.recordObservations(backend) }
 
         let unknown = try await backend.exchange(BackendTarget.getRequest("/api/v1/no-such-route"))

@@ -14,25 +14,29 @@ import PetSpotModel
 /// `check` submits what the flow code under test submits (the reference model or the adapter),
 /// each judged by the in-process mock at the case's own instant; `run` submits valid reports of
 /// either flow made now. Every report gets a microchip number unique to the run.
-struct SubmissionContracts: BackendContractGroup {
-    let name = "submission"
-    let surfaces: Set<MockDefect.Surface> = []
-    static let create = "create answers 201 with a create response (6-digit password, lower-case UUID v4 id)"
+package struct SubmissionContracts: BackendContractGroup {
+    package let name = "submission"
+    package let surfaces: Set<MockDefect.Surface> = []
+
+    /// The group.
+    package init() {}
+
+    package static let create = "create answers 201 with a create response (6-digit password, lower-case UUID v4 id)"
     static let statusEcho = "create echoes the status"
     static let photoUrlNull = "create answers photoUrl null"
-    static let upload = "photo upload with Basic auth answers 201"
+    package static let upload = "photo upload with Basic auth answers 201"
     static let readBack = "read back answers the announcement with photoUrl set and no managementPassword"
-    static let list = "list contains the announcement"
+    package static let list = "list contains the announcement"
     static let delete = "admin delete answers 204, then the announcement is 404"
 
     /// Bytes uploaded per photo at most (the declared type's magic bytes, padded).
     static let maxPhotoBytes = 64 * 1024
 
-    func contracts(in session: ContractSession) -> [String] {
+    package func contracts(in session: ContractSession) -> [String] {
         [Self.create, Self.statusEcho, Self.photoUrlNull, Self.upload, Self.readBack, Self.list, Self.delete]
     }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let target = backend.target, session = backend.session
         if backend.adminToken == nil { backend.skip(Self.delete, reason: "no --admin-token given") }
         let reports = await target.submissions()

@@ -9,14 +9,17 @@ import PetSpotModel
 /// the table for create and photo upload (list, details and delete messages are checked by their
 /// own groups). The production profile compares the message word for word; the strict profile,
 /// whose mock words its own messages, checks status, code and field.
-struct MessagesContracts: BackendContractGroup {
-    let name = "production messages"
-    let surfaces: Set<MockDefect.Surface> = [.messages]
+package struct MessagesContracts: BackendContractGroup {
+    package let name = "production messages"
+    package let surfaces: Set<MockDefect.Surface> = [.messages]
+
+    /// The group.
+    package init() {}
 
     /// One request and the answer it must get.
-    struct Case: Sendable {
+    package struct Case: Sendable {
         /// The contract the case is reported under.
-        let contract: String
+        package let contract: String
         /// The answer it must get.
         let expected: ErrorExpectation
         /// The request, given a fresh valid create body and the photo announcement (`nil` for the
@@ -39,7 +42,7 @@ struct MessagesContracts: BackendContractGroup {
     }
 
     /// The create cases.
-    static let createCases: [Case] = [
+    package static let createCases: [Case] = [
         Case(contract: "create, absent key: \"Required\"", expected: ErrorExpectation(400, "MISSING_VALUE", field: .named("species"), message: "Required"),
              request: create { $0["species"] = nil }),
         Case(contract: "create, blank species: \"cannot be empty\"", expected: ErrorExpectation(400, "MISSING_VALUE", field: .named("species"), message: "cannot be empty"),
@@ -109,7 +112,7 @@ struct MessagesContracts: BackendContractGroup {
     static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
 
     /// The photo upload cases (against one announcement created for them).
-    static var photoCases: [Case] {
+    package static var photoCases: [Case] {
         let unknown = AnnouncementPath(uuid: UUID())
         let unauthenticated = { (message: String) in ErrorExpectation(401, "UNAUTHENTICATED", message: message) }
         return [
@@ -143,11 +146,11 @@ struct MessagesContracts: BackendContractGroup {
     }
 
     /// The 409 contract (two requests: a create, then the same microchip again).
-    static let duplicate = "create, duplicate microchip: \"An entity with this value already exists\""
+    package static let duplicate = "create, duplicate microchip: \"An entity with this value already exists\""
 
-    func contracts(in session: ContractSession) -> [String] { (Self.createCases + Self.photoCases).map(\.contract) + [Self.duplicate] }
+    package func contracts(in session: ContractSession) -> [String] { (Self.createCases + Self.photoCases).map(\.contract) + [Self.duplicate] }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         let photoCases = Self.photoCases
 
         // 409: the same microchip twice.

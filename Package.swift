@@ -134,11 +134,20 @@ let package = Package(
                 "PetSpotPropertyEngine", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency",
             ]
         ),
-        // The contract runner: the contract groups and their registry, the submission under faults.
+        // The app's own submission driven through a network that fails on purpose (the fault
+        // proxy), judged by the submission properties against the reference.
+        .target(
+            name: "PetSpotSubmissionFaults",
+            dependencies: [
+                "PetSpotAdapterDriving", "PetSpotFlowChecks", "PetSpotContractGroups", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON",
+                "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
+            ]
+        ),
+        // The contract runner: the registry of the groups and the one loop that runs them.
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotBackendGroups", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotSubmissionFaults", "PetSpotBackendGroups", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
                 "PetSpotConcurrency",
             ]
@@ -163,11 +172,21 @@ let package = Package(
                 "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
+        // What only the tests and `bench` run: the backend groups against planted defects, the
+        // submission under faults alone.
+        .target(
+            name: "PetSpotPlantedDefects",
+            dependencies: [
+                "PetSpotRunner", "PetSpotSubmissionFaults", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotReport",
+                "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend",
+                "PetSpotMockTransport",
+            ]
+        ),
         // The shipped benchmarks behind `petspot-contracts bench`.
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotCLI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime",
+                "PetSpotCLI", "PetSpotRunner", "PetSpotPlantedDefects", "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotAdapterDriving", "PetSpotRuntime",
                 "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
             ]
@@ -234,7 +253,8 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotBackendGroups", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks",
+                "PetSpotRunner", "PetSpotPlantedDefects", "PetSpotSubmissionFaults", "PetSpotBackendGroups", "PetSpotSequences",
+                "PetSpotContractGroups", "PetSpotFlowChecks",
                 "PetSpotAdapterDriving", "PetSpotRuntime", "PetSpotHTTPClient", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",

@@ -4,6 +4,7 @@ import PetSpotConcurrency
 import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotMockBackend
+import PetSpotPlantedDefects
 import PetSpotRunner
 
 extension Benchmarks {

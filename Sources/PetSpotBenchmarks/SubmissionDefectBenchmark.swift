@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PetSpotAdapterDriving
+import PetSpotPlantedDefects
 import PetSpotRunner
 import PetSpotRuntime
 

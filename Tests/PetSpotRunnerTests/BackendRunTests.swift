@@ -9,6 +9,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
 @testable import PetSpotReport
 @testable import PetSpotRunner
 import Testing

@@ -6,6 +6,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
 import Testing
 @testable import PetSpotRunner
 import PetSpotSequences

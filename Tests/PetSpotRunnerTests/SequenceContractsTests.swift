@@ -7,6 +7,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
 @testable import PetSpotReport
 @testable import PetSpotRunner
 @testable import PetSpotSequences

@@ -1,6 +1,8 @@
 import Foundation
 import PetSpotAdapterDriving
 import PetSpotHTTPTestSupport
+import PetSpotPlantedDefects
+import PetSpotSubmissionFaults
 import Testing
 @testable import PetSpotRunner
 

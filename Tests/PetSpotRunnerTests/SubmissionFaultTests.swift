@@ -5,8 +5,9 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import Testing
 @testable import PetSpotRunner
+@testable import PetSpotSubmissionFaults
+import Testing
 
 /// A valid Missing report made now, with a microchip input the executor replaces.
 func validMissingCase() -> FlowCase {

@@ -4,6 +4,7 @@ import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotSubmissionFaults
 
 /// The submission under faults alone, as a default `check` runs it (the in-process strict mock
 /// behind the fault proxy): for tests and the planted-defect benchmark.

@@ -6,6 +6,7 @@ import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRuntime
 import PetSpotSequences
+import PetSpotSubmissionFaults
 
 /// The groups of contracts, in the order every command checks them.
 package enum ContractRegistry {

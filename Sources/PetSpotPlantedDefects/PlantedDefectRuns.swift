@@ -5,6 +5,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotReport
+import PetSpotRunner
 import PetSpotSequences
 
 /// The runner's power against the mock's planted backend defects: `run`'s backend groups

@@ -4,6 +4,7 @@ import PetSpotContractKit
 import PetSpotFlowChecks
 import PetSpotModel
 import PetSpotReport
+import PetSpotRunner
 
 /// Runs the backend groups as `run` does, through any transport, and returns the report: for
 /// tests and the planted-defect benchmark, which point it at an in-process mock.

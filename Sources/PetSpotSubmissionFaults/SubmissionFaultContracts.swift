@@ -25,21 +25,25 @@ import PetSpotRuntime
 ///
 /// An adapter that speaks only version 1 answers the first submission question wrongly: the
 /// group says so once and checks nothing more.
-struct SubmissionFaultContracts: BackendContractGroup {
-    let name = "submission under faults"
-    let surfaces: Set<MockDefect.Surface> = []
+package struct SubmissionFaultContracts: BackendContractGroup {
+    package let name = "submission under faults"
+    package let surfaces: Set<MockDefect.Surface> = []
     /// The protocol contract of version 2.
-    static let protocolContract = "the adapter answers every submission question (protocol version 2)"
+    package static let protocolContract = "the adapter answers every submission question (protocol version 2)"
 
-    func applies(to session: ContractSession) -> Bool {
+    /// The group.
+    package init() {}
+
+    /// Applies when the session has a backend and submission scenarios to run.
+    package func applies(to session: ContractSession) -> Bool {
         session.backend != nil && (session.flows?.submission?.scenarios ?? 0) > 0
     }
 
-    func contracts(in session: ContractSession) -> [String] {
+    package func contracts(in session: ContractSession) -> [String] {
         (session.flows?.isAdapter == true ? [Self.protocolContract] : []) + SubmissionProperty.allCases.map(\.contract)
     }
 
-    func check(_ backend: GroupBackend) async throws(GroupStop) {
+    package func check(_ backend: GroupBackend) async throws(GroupStop) {
         guard let flows = backend.session.flows, let settings = flows.submission else { return }
         let session = backend.session, target = backend.target
         let proxy = FaultProxy(forward: { target.sendOutsideBudgetNow($0) })

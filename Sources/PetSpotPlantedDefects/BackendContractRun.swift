@@ -20,13 +20,10 @@ package enum BackendContractRun {
     ) async throws -> (report: ContractReport, requestsSent: Int) {
         let recorder = ContractRecorder()
         let budgeted = BudgetedTransport(transport, limit: maxRequests)
-        let backend = BackendTarget(
-            name: baseURL?.absoluteString ?? "in-process backend", transport: budgeted, profile: profile, adminToken: adminToken,
-            microchips: MicrochipSequence(), concurrency: 4,
-            submissions: { SubmittedReports.generated(count: cases, seed: seed, now: Date()) }, baseURL: baseURL)
-        let session = ContractSession(
-            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: "petspot-contracts run --seed \(seed)",
-            cases: cases, progress: nil, flows: nil, backend: backend)
+        let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: "petspot-contracts run --seed \(seed)", cases: cases)
+            .running(
+                against: budgeted, name: baseURL?.absoluteString ?? "in-process backend", profile: profile, adminToken: adminToken,
+                concurrency: 4, baseURL: baseURL)
         try await ContractRegistry.checkAll(session, skipping: skippingGroups)
         backend.noteFindings(recorder: recorder)
         let report = recorder.report(command: "run", arguments: [], target: backend.name, seed: seed, startedAt: Date())

@@ -4,6 +4,7 @@ import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRunner
 import PetSpotSubmissionFaults
 
 /// The submission under faults alone, as a default `check` runs it (the in-process strict mock
@@ -18,12 +19,10 @@ package enum SubmissionFaultRun {
         let app = oracle ?? ReferenceOracle()
         let flows = FlowTarget(
             oracle: app, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: 5, usesMock: true, submission: settings)
-        let mock = InProcessMock(oracle: app, generator: flows.makeGenerator(), cases: 0, seed: seed, secrets: recorder.secrets)
-        let session = ContractSession(
-            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: "petspot-contracts check --seed \(seed)",
-            cases: 0, progress: nil, flows: flows, backend: mock.target)
+        let session = try SessionBuilder(recorder: recorder, seed: seed, replay: "petspot-contracts check --seed \(seed)", cases: 0)
+            .checking(flows).session
         try await SubmissionFaultContracts().check(session)
-        await mock.target.cleanUp(recorder: recorder)
+        await session.backend?.cleanUp(recorder: recorder)
         return recorder.report(command: "check", arguments: [], target: app.name, seed: seed, startedAt: Date())
     }
 

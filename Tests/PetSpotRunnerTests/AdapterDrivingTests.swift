@@ -3,9 +3,8 @@ import PetSpotAdapterDriving
 import PetSpotFlowChecks
 import PetSpotHTTPTestSupport
 import PetSpotJSON
-import Testing
-@testable import PetSpotRunner
 import PetSpotRuntime
+import Testing
 
 /// The built example adapter, found in the build products directory beside the test bundle.
 enum ExampleAdapter {

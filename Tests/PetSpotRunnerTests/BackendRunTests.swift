@@ -11,9 +11,9 @@ import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPlantedDefects
 @testable import PetSpotReport
-@testable import PetSpotRunner
-import Testing
+import PetSpotRunner
 import PetSpotRuntime
+import Testing
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers
 /// `rewrite` chooses: a deliberately broken backend rule.

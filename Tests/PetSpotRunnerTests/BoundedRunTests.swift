@@ -7,9 +7,9 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
-import Testing
+import PetSpotRunner
 import PetSpotRuntime
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -3,11 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
 @testable import PetSpotCLI
-@testable import PetSpotRunner
 @testable import PetSpotReport
-import PetSpotRuntime
 
 @Suite("CI-native reports: JUnit and GitHub annotations")
 struct CIReportTests {

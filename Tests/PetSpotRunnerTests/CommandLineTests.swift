@@ -1,9 +1,8 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotMockBackend
-@testable import PetSpotRunner
-import Testing
 import PetSpotRuntime
+import Testing
 
 /// Runs the tool in-process and returns its exit code and output.
 func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {

@@ -4,7 +4,6 @@ import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 @Suite("counterexample rendering")

@@ -2,7 +2,6 @@ import Foundation
 @testable import PetSpotCLI
 import PetSpotContractGroups
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// Runs `script` with `/bin/sh -c`, the environment `environment` added; returns standard output.

@@ -1,9 +1,8 @@
 import Foundation
 import PetSpotHTTPTestSupport
 import PetSpotJSON
-import Testing
-@testable import PetSpotRunner
 import PetSpotRuntime
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,9 +1,8 @@
 @testable import PetSpotCLI
 import PetSpotContractKit
 @testable import PetSpotReport
-@testable import PetSpotRunner
-import Testing
 import PetSpotRuntime
+import Testing
 
 @Suite("exit codes in --help")
 struct ExitCodeHelpTests {

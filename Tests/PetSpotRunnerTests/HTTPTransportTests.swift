@@ -4,7 +4,6 @@ import PetSpotContractGroups
 import PetSpotHTTPClient
 import PetSpotJSON
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// `run`'s transport, both wire clients: sockets (`http://`) and URLSession (`https://`, here

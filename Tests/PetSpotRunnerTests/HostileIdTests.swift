@@ -5,7 +5,6 @@ import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotJSON
 import Testing
-@testable import PetSpotRunner
 
 @Suite("ids from the target become path segments or are refused")
 struct AnnouncementPathTests {

@@ -5,9 +5,8 @@ import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
-@testable import PetSpotRunner
-import Testing
 import PetSpotRuntime
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

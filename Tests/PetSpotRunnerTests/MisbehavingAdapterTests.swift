@@ -1,8 +1,7 @@
 import Foundation
 import PetSpotJSON
-import Testing
-@testable import PetSpotRunner
 import PetSpotRuntime
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -5,7 +5,6 @@ import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
-@testable import PetSpotRunner
 
 /// The adapter filter (`Tests/PetSpotAdapterFilter`), built beside the test bundle.
 enum AdapterFilter {

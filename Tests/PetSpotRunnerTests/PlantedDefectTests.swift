@@ -7,9 +7,9 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPlantedDefects
-import Testing
-@testable import PetSpotRunner
+import PetSpotRunner
 import PetSpotSequences
+import Testing
 
 /// The contracts each planted defect must fail (`group: contract`): together they cover every
 /// contract of the backend groups `run` added, so each is shown to fail against a backend that

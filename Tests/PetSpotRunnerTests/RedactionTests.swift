@@ -3,9 +3,8 @@ import Foundation
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
-import Testing
 import PetSpotRuntime
+import Testing
 
 @Suite("redaction and display text")
 struct RedactionTests {

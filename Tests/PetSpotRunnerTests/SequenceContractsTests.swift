@@ -9,7 +9,6 @@ import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPlantedDefects
 @testable import PetSpotReport
-@testable import PetSpotRunner
 @testable import PetSpotSequences
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import PetSpotPropertyEngine
-@testable import PetSpotRunner
 @testable import PetSpotSequences
 import Testing
 

@@ -5,7 +5,6 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-@testable import PetSpotRunner
 @testable import PetSpotSubmissionFaults
 import Testing
 

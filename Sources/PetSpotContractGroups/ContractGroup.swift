@@ -6,9 +6,9 @@ import PetSpotRuntime
 
 /// One group of contracts: one section of the report and one JUnit test suite.
 ///
-/// Each group lives in its own file under `Groups/` and is listed once in
-/// ``ContractRegistry/groups``, which `check` and `run` both read. Adding an endpoint's contracts
-/// is one new file and one line in the registry:
+/// Each group lives in its own file, in the target of its kind (PetSpotBackendGroups, ...), and is
+/// listed once in ``ContractRegistry/groups`` (PetSpotRunner), which `check` and `run` both read.
+/// Adding an endpoint's contracts is one new file and one line in the registry:
 ///
 /// ```swift
 /// struct HealthContracts: ContractGroup {

@@ -1,7 +1,10 @@
 import Foundation
 import Dispatch
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The mutation benchmark: planted app defects caught by a default `check --sut`, and how soon.
 ///

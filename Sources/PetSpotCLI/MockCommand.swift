@@ -3,6 +3,7 @@ import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
 struct MockCommand: RunnerCommand {

@@ -22,8 +22,8 @@ struct SourceRulesTests {
         "Sources/PetSpotHTTP/ConnectionLoop.swift", "Sources/PetSpotHTTP/ServerRun.swift",
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
         "Sources/PetSpotHTTP/HTTPClientConnection.swift", "Sources/PetSpotHTTP/SocketAddress.swift",
-        "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/Runtime/RunnerOutput.swift",
-        "Sources/PetSpotRunner/Submission/FaultProxy.swift",
+        "Sources/PetSpotAdapterDriving/AdapterProcess.swift", "Sources/PetSpotRuntime/RunnerOutput.swift",
+        "Sources/PetSpotSubmissionFaults/FaultProxy.swift",
     ]
 
     static let rules: [Rule] = [

@@ -1,8 +1,10 @@
 import Foundation
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
 import PetSpotHTTPTestSupport
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
-@testable import PetSpotRunner
 
 /// The built example adapter, found in the build products directory beside the test bundle.
 enum ExampleAdapter {

@@ -1,12 +1,14 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRunner
+import PetSpotRuntime
 import Testing
 #if canImport(Glibc)
 import Glibc

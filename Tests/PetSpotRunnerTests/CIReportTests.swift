@@ -3,9 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
 @testable import PetSpotCLI
-@testable import PetSpotRunner
 @testable import PetSpotReport
 
 @Suite("CI-native reports: JUnit and GitHub annotations")

@@ -1,7 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotMockBackend
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 /// Runs the tool in-process and returns its exit code and output.

@@ -1,7 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotContractGroups
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// Runs `script` with `/bin/sh -c`, the environment `environment` added; returns standard output.

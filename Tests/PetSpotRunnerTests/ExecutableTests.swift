@@ -1,8 +1,8 @@
 import Foundation
 import PetSpotHTTPTestSupport
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
-@testable import PetSpotRunner
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

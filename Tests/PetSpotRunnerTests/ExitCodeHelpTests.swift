@@ -1,7 +1,7 @@
 @testable import PetSpotCLI
 import PetSpotContractKit
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 @Suite("exit codes in --help")

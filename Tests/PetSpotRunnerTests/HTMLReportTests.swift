@@ -1,7 +1,6 @@
 import Foundation
 import PetSpotJSON
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 /// Headless Chromium, when installed (Debian: `apt-get install -y chromium`; `.ci/run` installs it).

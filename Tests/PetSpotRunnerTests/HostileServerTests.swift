@@ -1,10 +1,11 @@
 import Foundation
+import PetSpotBackendGroups
 @testable import PetSpotCLI
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Foundation
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
-@testable import PetSpotRunner
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,9 +1,10 @@
 import Foundation
+import PetSpotBackendGroups
+import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON
 import Testing
-@testable import PetSpotRunner
 
 /// The adapter filter (`Tests/PetSpotAdapterFilter`), built beside the test bundle.
 enum AdapterFilter {

@@ -4,7 +4,6 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// The repository's root directory (three levels above this file).

@@ -1,7 +1,6 @@
 import Foundation
 import PetSpotJSON
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import PetSpotSchema
 import Testing
 

@@ -1,7 +1,9 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotHTTPTestSupport
+import PetSpotPlantedDefects
+import PetSpotSubmissionFaults
 import Testing
-@testable import PetSpotRunner
 
 /// The example adapter's planted submission defects (`--list-defects` rows of field `submission`,
 /// whose third column names the property each breaks), each under the submission under faults

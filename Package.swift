@@ -4,6 +4,7 @@
 //
 // The layers (CONTRIBUTING.md has the full map):
 //   PetSpotJSON, PetSpotConcurrency                     foundations, no dependencies
+//   PetSpotProcess                                      the one way to start a child process: its group, its streams, its end
 //   PetSpotModel                                        the reference model: flows, rules, payload
 //   PetSpotPropertyEngine (+ PetSpotPropertyTesting)    the property-based testing engine
 //   PetSpotFlowGenerators                               random flow inputs, from the model's field table
@@ -43,6 +44,9 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // `Locked<Value>`: the one lock type every module shares state through.
         .target(name: "PetSpotConcurrency"),
+        // Child processes: `posix_spawn` in a process group of their own, their standard streams,
+        // non-trapping pipe writes, terminating their groups, and the parent watch of our programs.
+        .target(name: "PetSpotProcess", dependencies: ["PetSpotConcurrency"]),
         // The report flows, their field table and rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
         // The property-based testing engine: choice sequences and integrated shrinking.
@@ -86,6 +90,7 @@ let package = Package(
             dependencies: [
                 "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotProcess",
             ]
         ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
@@ -103,7 +108,7 @@ let package = Package(
             dependencies: [
                 "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
-                "PetSpotConcurrency",
+                "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),
         // The shipped benchmarks behind `petspot-contracts bench`.
@@ -112,6 +117,7 @@ let package = Package(
             dependencies: [
                 "PetSpotCLI", "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotProcess",
             ]
         ),
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
@@ -119,7 +125,7 @@ let package = Package(
         .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotCLI", "PetSpotBenchmarks", "PetSpotBowtie"]),
         // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
         // reference model's), and switches that plant app defects in it.
-        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotJSON"]),
+        .executableTarget(name: "petspot-example-adapter", dependencies: ["PetSpotJSON", "PetSpotProcess"]),
 
         // Test support: machines with planted bugs and generator laws; hostile HTTP bytes.
         .target(
@@ -129,7 +135,9 @@ let package = Package(
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
         // A filter around an adapter: respells the numbers of its answers in every valid JSON form
         // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
-        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine"], path: "Tests/PetSpotAdapterFilter"),
+        .executableTarget(
+            name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine", "PetSpotProcess"], path: "Tests/PetSpotAdapterFilter"
+        ),
 
         .testTarget(
             name: "PetSpotConformanceTests",
@@ -160,16 +168,22 @@ let package = Package(
             name: "PetSpotHTTPTests",
             dependencies: [
                 "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
-                "petspot-contracts",
+                "PetSpotProcess", "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency"]),
+        // Child processes: spawning, pipes, group termination, and children that die with their parent
+        // (the built `petspot-contracts` starts a `mock` for the parent watch).
+        .testTarget(
+            name: "PetSpotProcessTests",
+            dependencies: ["PetSpotProcess", "PetSpotConcurrency", "PetSpotHTTPTestSupport", "petspot-contracts", "petspot-example-adapter"]
+        ),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
                 "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
-                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
@@ -179,7 +193,8 @@ let package = Package(
                 "PetSpotRunner", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
                 "PetSpotMockTransport",
                 "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
+                "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotProcess", "petspot-example-adapter", "petspot-contracts",
+                "petspot-adapter-filter",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
+import PetSpotProcess
 import PetSpotRunner
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
@@ -156,6 +157,8 @@ struct MockCommand: RunnerCommand {
         for defect in options.defects.sorted(by: { $0.name < $1.name }) where !defect.profiles.contains(options.profile) {
             output.errorLine("note: --break \(defect.name) changes nothing in the \(options.profile.rawValue) profile")
         }
+        // Started by one of our processes (a test, `check`): stop cleanly once it is gone.
+        if output.ownsProcess { ParentWatch.start(ending: .terminationSignal) }
         let failure = await runOnDedicatedThread { () -> String? in
             do {
                 try MockHTTPServer.runMockServer(options: options)

@@ -29,6 +29,7 @@
 //   shuffle-fields        (not a defect) blocked fields listed in reverse order
 import Foundation
 import PetSpotJSON
+import PetSpotProcess
 
 /// Everything `--break` can switch on.
 struct Breaks {
@@ -256,6 +257,8 @@ func answer(to line: String, breaks: Breaks, app: FlowApp, screens: ReportScreen
 }
 
 let (breaks, rule) = parseArguments()
+// Started by the runner or a test: exit once it is gone, even if our standard input stays open.
+ParentWatch.start(ending: .exit)
 let app = FlowApp(defects: breaks.defects)
 let screens = ReportScreens(app: app, rule: rule)
 while let line = readLine(strippingNewline: true) {

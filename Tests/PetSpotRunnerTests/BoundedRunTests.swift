@@ -183,7 +183,7 @@ struct SecondSignalTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let jsonPath = directory.appendingPathComponent("report.json").path
-        let child = try ChildProcess(binary, [
+        let child = try WatchedChild(binary, [
             "run", "--base-url", server.url, "--cases", "200", "--seed", "5", "--concurrency", "4", "--no-progress", "--timeout", "30",
             "--admin-token", MockBackend.defaultAdminToken, "--report-json", jsonPath,
         ])

@@ -324,9 +324,9 @@ struct HostileServerProcessTests {
     /// Runs the executable: 3 generated reports (their creates are what the server attacks) and
     /// a budget that stops before the photo catalog, whose 20 MiB uploads would dominate the
     /// runner's memory.
-    static func runBinary(_ server: HostileServer, _ extra: [String]) throws -> ChildProcess.Outcome {
+    static func runBinary(_ server: HostileServer, _ extra: [String]) throws -> WatchedChild.Outcome {
         let binary = try #require(ToolBinary.path)
-        return try ChildProcess.run(binary, [
+        return try WatchedChild.run(binary, [
             "run", "--base-url", server.url, "--admin-token", MockBackend.defaultAdminToken, "--cases", "3", "--seed", "3",
             "--max-requests", "19", "--no-progress", "--timeout", "5", "--profile", "production",
         ] + extra, upTo: 180)
@@ -383,7 +383,7 @@ struct HostileServerProcessTests {
             "--report-json", jsonPath, "--junit", directory.appendingPathComponent("report.xml").path,
         ]
         if withToken { arguments += ["--admin-token", MockBackend.defaultAdminToken] }
-        let child = try ChildProcess(binary, arguments)
+        let child = try WatchedChild(binary, arguments)
         // Wait until some reports (with their photos) are on the server.
         let deadline = Date(timeIntervalSinceNow: 30)
         while Date() < deadline && server.requests.filter({ $0.target.hasSuffix("/photos") }).count < 4 { usleep(20_000) }

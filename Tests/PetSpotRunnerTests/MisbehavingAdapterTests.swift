@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotProcess
 import Testing
 @testable import PetSpotRunner
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ struct MisbehavingAdapter {
         let deadline = Date(timeIntervalSinceNow: seconds)
         var left: [pid_t] = []
         repeat {
-            left = pids.filter(processIsAlive) + pids.flatMap(livingProcesses(inGroup:))
+            left = pids.filter(ProcessState.isAlive) + pids.flatMap(ProcessGroups.livingMembers(of:))
             if left.isEmpty { return [] }
             usleep(20_000)
         } while Date() < deadline
@@ -170,7 +171,7 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\nprintf 'boom \\033[2J\\033]0;title\\007 done\\n' >&2\n"
             + "head -c 100000 /dev/zero | tr '\\0' b >&2; printf '\\n' >&2\nexec '\(example)'\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run(binary, [
+        let outcome = try WatchedChild.run(binary, [
             "check", "--sut", adapter.command, "--seed", "1", "--no-mock", "--no-progress",
         ])
         #expect(outcome.status == 0, "\(outcome.out)")
@@ -189,7 +190,7 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "exec sleep 60\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         // The adapter never answers within its 600 s: only the signal can end this run.
-        let child = try ChildProcess(binary, [
+        let child = try WatchedChild(binary, [
             "check", "--sut", adapter.command, "--sut-timeout", "600", "--cases", "3", "--no-mock", "--no-progress",
         ])
         let deadline = Date(timeIntervalSinceNow: 10)
@@ -208,7 +209,7 @@ struct MisbehavingAdapterTests {
     @Test("SIGTERM to a long check against the reference model stops its flow cases and writes the report so far")
     func signalToLongCheck() throws {
         let binary = try #require(ToolBinary.path)
-        let child = try ChildProcess(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
+        let child = try WatchedChild(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
         usleep(1_500_000)
         child.send(SIGTERM)
         let outcome = child.wait(upTo: 300)

@@ -384,12 +384,15 @@ struct HostileServerProcessTests {
         ]
         if withToken { arguments += ["--admin-token", MockBackend.defaultAdminToken] }
         let child = try WatchedChild(binary, arguments)
-        // Wait until some reports (with their photos) are on the server.
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline && server.requests.filter({ $0.target.hasSuffix("/photos") }).count < 4 { usleep(20_000) }
+        // Wait until some reports (with their photos) are on the server (counted polls, far
+        // above what even a loaded machine needs).
+        for _ in 0..<6000 {
+            if server.requests.filter({ $0.target.hasSuffix("/photos") }).count >= 4 { break }
+            usleep(20_000)
+        }
         let createdBefore = server.passwords.count
         child.send(signal)
-        let outcome = child.wait(upTo: 30)
+        let outcome = child.wait(upTo: 600)
         #expect(outcome.status == (signal == SIGTERM ? 143 : 130), "\(outcome.err)")
         #expect(createdBefore >= 4)
         #expect(outcome.err.contains("received: no new case is started"))

@@ -39,15 +39,16 @@ struct MisbehavingAdapter {
         ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
     }
 
-    /// Waits up to `seconds` for every recorded process and group to be gone; returns those left.
-    func survivors(waitingUpTo seconds: Double = 2) -> [pid_t] {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    /// Checks up to `polls` times, 20 ms apart, for every recorded process and group to be
+    /// gone (a count far above what an idle machine needs, not a measure of time); returns
+    /// those left.
+    func survivors(polls: Int = 1500) -> [pid_t] {
         var left: [pid_t] = []
-        repeat {
+        for _ in 0..<polls {
             left = pids.filter(ProcessState.isAlive) + pids.flatMap(ProcessGroups.livingMembers(of:))
             if left.isEmpty { return [] }
             usleep(20_000)
-        } while Date() < deadline
+        }
         return Array(Set(left))
     }
 
@@ -151,7 +152,9 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\nwhile read question; do\n"
             + "printf '\\033[2J\\033[31m'; head -c 15000000 /dev/zero | tr '\\0' a; printf '\\n'\ndone\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
-        let result = await checkMisbehaving(adapter)
+        // Writing 15 MB through a pipe takes seconds on a loaded machine; the time-out is not
+        // what this test is about, so it is far above that.
+        let result = await checkMisbehaving(adapter, ["--sut-timeout", "120"])
         #expect(result.status == 1)
         #expect(!result.out.contains("\u{1B}"), "a raw escape code reached the console")
         #expect(result.out.contains("\\u{1B}[2J\\u{1B}[31m"))
@@ -193,8 +196,11 @@ struct MisbehavingAdapterTests {
         let child = try WatchedChild(binary, [
             "check", "--sut", adapter.command, "--sut-timeout", "600", "--cases", "3", "--no-mock", "--no-progress",
         ])
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while adapter.pids.count < 3 && Date() < deadline { usleep(20_000) }
+        // Counted polls, far above what even a loaded machine needs to start them.
+        for _ in 0..<6000 {
+            if adapter.pids.count >= 3 { break }
+            usleep(20_000)
+        }
         #expect(adapter.pids.count == 3)
         child.send(signal)
         let outcome = child.wait(upTo: 300)

@@ -45,11 +45,27 @@ struct ChildProcessTests {
         #expect(!outcome.wasTerminated)
     }
 
-    @Test("the child's standard streams are pipes to us or /dev/null, never our own streams")
+    @Test("a child's input and output can be files; an existing output file is replaced")
+    func fileStreams() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-streams-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in").path, output = directory.appendingPathComponent("out").path
+        try Data("one\ntwo\n".utf8).write(to: URL(fileURLWithPath: input))
+        // An output file that exists is replaced, not appended to or partly overwritten.
+        try Data("an older and longer output\n".utf8).write(to: URL(fileURLWithPath: output))
+        let child = try ChildProcess.shell("tr a-z A-Z; echo done >&2", input: .file(input), output: .file(output), error: .pipe)
+        #expect(child.readErrorLine(timeout: 300) == "done")
+        #expect(child.waitForExit(timeout: 300)?.status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "ONE\nTWO\n")
+    }
+
+    @Test("the child's standard streams are pipes to us or /dev/null, never our own unless asked for")
     func streamsAreNotOurs() throws {
         #if os(Linux)
         let child = try ChildProcess("/bin/sleep", ["600"])
         let nulls = try ChildProcess("/bin/sleep", ["600"], input: .null, output: .null, error: .null)
+        let ours = try ChildProcess("/bin/sleep", ["600"], input: .inherited, output: .inherited, error: .inherited)
         func link(_ pid: pid_t, _ descriptor: Int) -> String? {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
         }
@@ -58,6 +74,7 @@ struct ChildProcessTests {
             #expect(its.hasPrefix("pipe:"), "descriptor \(descriptor): \(its)")
             #expect(its != link(getpid(), descriptor), "descriptor \(descriptor) is this process's own")
             #expect(link(nulls.pid, descriptor) == "/dev/null")
+            #expect(link(ours.pid, descriptor) == link(getpid(), descriptor), "asked for, descriptor \(descriptor) is ours")
         }
         #endif
     }
@@ -81,7 +98,7 @@ struct ChildProcessTests {
 
     @Test("terminate ends the child's whole process group, a background grandchild included")
     func terminateEndsTheGroup() throws {
-        let child = try ChildProcess("/bin/sh", ["-c", "sleep 600 & echo $!; wait"], output: .pipe)
+        let child = try ChildProcess.shell("sleep 600 & echo $!; wait", output: .pipe)
         let grandchild = try #require(child.readLine(timeout: 300).flatMap { pid_t($0) }, "no pid from the shell")
         defer { killLeftover(grandchild, group: child.pid) }
         #expect(ProcessState.read(grandchild)?.group == child.pid, "the child is not its group's leader")

@@ -101,7 +101,7 @@ struct HTMLReportTests {
 
     @Test(
         "in a real browser: every failure, the diff and the chart are there, and a hostile body runs nothing",
-        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(3)))
+        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(30)))
     func browser() async throws {
         let run = try await ReportRuns.hostileRun.value
         let report = try run.json()
@@ -135,7 +135,7 @@ struct HTMLReportTests {
 
     @Test(
         "in a real browser: a failing adapter run shows the shrunk input and replay; a screenshot is kept under .build/",
-        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(3)))
+        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(30)))
     func browserScreenshot() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let dom = try Chromium.dumpDOM(run.htmlURL)

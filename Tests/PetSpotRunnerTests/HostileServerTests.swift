@@ -298,7 +298,8 @@ struct HostileServerTests {
     func normalRunPasses(withToken: Bool) async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil)
+        // The 20 MB photo uploads take seconds on a loaded machine: the time-out is not this test's subject.
+        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil, ["--timeout", "120"])
         #expect(result.status == 0, "\(result.out)")
         #expect(failures(of: RunCommand.coverageContract, in: result.json).isEmpty)
     }
@@ -307,7 +308,7 @@ struct HostileServerTests {
     func uppercaseScheme() async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)")
+        let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)", ["--timeout", "120"])
         #expect(result.status == 0, "\(result.err)\(result.out)")
         #expect(result.out.contains("petspot-contracts run: http://127.0.0.1:\(server.port)"))
     }

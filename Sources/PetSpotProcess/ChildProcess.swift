@@ -186,9 +186,6 @@ package final class ChildProcess: Sendable {
 
     // MARK: Ending
 
-    /// How the child ended, once it has been reaped.
-    package var exit: Exit? { state.withLock { $0.exit } }
-
     /// Whether the child has not been reaped yet (it runs, or has just ended).
     package var isRunning: Bool { reap() == nil }
 
@@ -198,11 +195,6 @@ package final class ChildProcess: Sendable {
         state.withLock { state in
             if state.exit == nil { kill(pid, signal) }
         }
-    }
-
-    /// Sends `signal` to every process of the child's group.
-    package func sendToGroup(_ signal: Int32) {
-        ProcessGroups.signal(pid, signal)
     }
 
     /// Reaps the child if it has ended; its ending, or `nil` while it runs.

@@ -52,9 +52,6 @@ final class OutputDrain: Sendable {
         state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: \.ended) { state, _ in state.bytes }
     }
 
-    /// Whether the pipe has ended (every writer closed it) and the thread is done.
-    var hasEnded: Bool { state.withLock { $0.ended } }
-
     /// Ends the thread at its next check, whether or not the pipe has ended.
     func stop() {
         state.withLock { $0.stopRequested = true }

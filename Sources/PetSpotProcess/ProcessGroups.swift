@@ -98,16 +98,6 @@ package enum ProcessGroups {
         }
     }
 
-    /// Sends `signal` to every process of `group`.
-    package static func signal(_ group: pid_t, _ signal: Int32) {
-        kill(-group, signal)
-    }
-
-    /// Whether group `group` is registered (started here and not terminated).
-    package static func isRegistered(_ group: pid_t) -> Bool {
-        registry.withLock { $0.groups.contains(group) }
-    }
-
     /// Whether any process of group `group` is alive (zombies, which only wait to be reaped by
     /// their parent, do not count on Linux; elsewhere they do).
     package static func isAlive(_ group: pid_t) -> Bool {

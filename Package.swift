@@ -4,6 +4,7 @@
 //
 // The layers (CONTRIBUTING.md has the full map):
 //   PetSpotJSON, PetSpotConcurrency                     foundations, no dependencies
+//   PetSpotProcess                                      the one way to start a child process: its group, its streams, its end
 //   PetSpotModel                                        the reference model: flows, rules, payload
 //   PetSpotPropertyEngine (+ PetSpotPropertyTesting)    the property-based testing engine
 //   PetSpotFlowGenerators                               random flow inputs, from the model's field table
@@ -51,6 +52,9 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // `Locked<Value>`: the one lock type every module shares state through.
         .target(name: "PetSpotConcurrency"),
+        // Child processes: `posix_spawn` in a process group of their own, their standard streams,
+        // non-trapping pipe writes, terminating their groups, and the parent watch of our programs.
+        .target(name: "PetSpotProcess", dependencies: ["PetSpotConcurrency"]),
         // The report flows, their field table and rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
         // The property-based testing engine: choice sequences and integrated shrinking.
@@ -116,7 +120,7 @@ let package = Package(
             name: "PetSpotAdapterDriving",
             dependencies: [
                 "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotFlowGenerators",
-                "PetSpotConcurrency",
+                "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),
         // The ritual every contract group shares: the session of a run, the backend target with its request
@@ -184,6 +188,7 @@ let package = Package(
                 "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotProcess",
             ]
         ),
         // What only the tests and `bench` run: the backend groups against the mock's planted defects, the
@@ -204,6 +209,7 @@ let package = Package(
                 "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
                 "PetSpotConcurrency",
+                "PetSpotProcess",
             ]
         ),
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
@@ -221,7 +227,9 @@ let package = Package(
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
         // A filter around an adapter: respells the numbers of its answers in every valid JSON form
         // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
-        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine"], path: "Tests/PetSpotAdapterFilter"),
+        .executableTarget(
+            name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine", "PetSpotProcess"], path: "Tests/PetSpotAdapterFilter"
+        ),
 
         .testTarget(
             name: "PetSpotConformanceTests",
@@ -252,16 +260,22 @@ let package = Package(
             name: "PetSpotHTTPTests",
             dependencies: [
                 "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
-                "petspot-contracts",
+                "PetSpotProcess", "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency"]),
+        // Child processes: spawning, pipes, group termination, and children that die with their parent
+        // (the built `petspot-contracts` starts a `mock` for the parent watch).
+        .testTarget(
+            name: "PetSpotProcessTests",
+            dependencies: ["PetSpotProcess", "PetSpotConcurrency", "PetSpotHTTPTestSupport", "petspot-contracts", "petspot-example-adapter"]
+        ),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
                 "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
-                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
@@ -274,6 +288,7 @@ let package = Package(
                 "PetSpotPropertyTesting", "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend",
                 "PetSpotMockTransport", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
                 "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
+                "PetSpotProcess",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotFlowChecks
+import PetSpotProcess
 import PetSpotReport
 import PetSpotRuntime
 #if canImport(Glibc)
@@ -20,19 +21,17 @@ import Darwin
 /// Three threads serve it: one reads answer lines, one relays its standard error to ours
 /// (escaped and cut, see ``DisplayText``), one waits for its exit.
 ///
-/// The adapter is started with `posix_spawn` and `POSIX_SPAWN_SETPGROUP`, so it and everything it
-/// starts form one process group whose id is the adapter's pid. ``stop(graceSeconds:)`` closes
-/// its input (a well-behaved adapter exits 0), then terminates the whole group (SIGTERM, then
-/// SIGKILL after a grace period), so no child outlives the run; ``terminateAll()`` does the same
-/// for every adapter still running when the runner itself is interrupted. A process that leaves
-/// the group (`setsid`) is beyond reach.
+/// The adapter is started through ``ProcessGroups`` (`posix_spawn` with `POSIX_SPAWN_SETPGROUP`),
+/// so it and everything it starts form one process group whose id is the adapter's pid.
+/// ``stop(graceSeconds:)`` closes its input (a well-behaved adapter exits 0), then terminates
+/// the whole group (SIGTERM, then SIGKILL after a grace period), so no child outlives the run;
+/// ``terminateAll()`` does the same for every child still running when the runner itself is
+/// interrupted. A process that leaves the group (`setsid`) is beyond reach.
 package final class AdapterProcess: Sendable {
     /// The longest answer line accepted (a runaway adapter cannot exhaust memory).
     static let maxLineBytes = 16 * 1024 * 1024
     /// Standard error relayed in all; later output is counted, not shown.
     static let maxRelayedErrorBytes = 1024 * 1024
-    /// Seconds between SIGTERM and SIGKILL to a process group.
-    static let killGraceSeconds = 0.5
 
     /// What the threads share: answer lines, the adapter's exit, whether it was stopped.
     private struct State: Sendable {
@@ -69,34 +68,23 @@ package final class AdapterProcess: Sendable {
     /// before the runner exits (``SignalTrap``).
     private let trap: SignalTrap.Registration
 
-    /// The process groups of adapters started and not yet terminated, and whether the runner is
-    /// stopping (then no adapter may start: one started while the others are being terminated
-    /// would outlive the runner).
-    private static let registry = Locked<(groups: Set<pid_t>, closed: Bool)>(([], false))
-
     /// Starts `command` through `/bin/sh -c` in a new process group; each line of its standard
     /// error goes to `relayError`, escaped and prefixed `adapter: `.
     init(command: String, relayError: @escaping @Sendable (String) -> Void) throws(AdapterProtocolError) {
-        _ = signal(SIGPIPE, SIG_IGN)
+        PipeIO.ignoreBrokenPipeSignal()
         var pipes: [(read: Int32, write: Int32)] = []
         while pipes.count < 3 {
-            guard let made = Self.makePipe() else {
-                let reason = String(cString: strerror(errno))
+            do throws(ProcessError) {
+                pipes.append(try PipeIO.makePipe())
+            } catch {
                 Self.closeAll(pipes.flatMap { [$0.read, $0.write] })
-                throw .cannotStart("pipe: \(reason)")
+                throw .cannotStart(error.description)
             }
-            pipes.append(made)
         }
         let (inputPipe, outputPipe, errorPipe) = (pipes[0], pipes[1], pipes[2])
         // Registered before the spawn, so that no signal finds the adapter running untrapped.
         let trap = SignalTrap.shared.register(.cleanup { AdapterProcess.terminateAll() })
-        // Spawned and registered under the registry's lock, so that terminateAll() sees every adapter.
-        let spawned = Self.registry.withLock { registry -> Result<pid_t, AdapterProtocolError> in
-            guard !registry.closed else { return .failure(.cannotStart("the runner is exiting on a signal")) }
-            let spawned = Self.spawn(command, stdin: inputPipe.read, stdout: outputPipe.write, stderr: errorPipe.write)
-            if case .success(let pid) = spawned { registry.groups.insert(pid) }
-            return spawned
-        }
+        let spawned = Self.spawn(command, stdin: inputPipe.read, stdout: outputPipe.write, stderr: errorPipe.write)
         Self.closeAll([inputPipe.read, outputPipe.write, errorPipe.write])
         // Exiting on a signal: the signal's handler ends the process; nothing more may run.
         SignalTrap.shared.waitIfExiting()
@@ -141,95 +129,24 @@ package final class AdapterProcess: Sendable {
         thread.start()
     }
 
-    /// A pipe whose ends are closed on exec (so other children do not keep them open), or `nil`
-    /// (see `errno`).
-    private static func makePipe() -> (read: Int32, write: Int32)? {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { return nil }
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        return (descriptors[0], descriptors[1])
-    }
-
     /// Closes every descriptor given (negative ones are skipped).
     private static func closeAll(_ descriptors: [Int32]) {
         for descriptor in descriptors where descriptor >= 0 { _ = close(descriptor) }
     }
 
-    /// `posix_spawn`'s file actions and attributes (opaque pointers on Darwin, structs elsewhere).
-    #if canImport(Darwin)
-    private typealias FileActions = posix_spawn_file_actions_t?
-    private typealias Attributes = posix_spawnattr_t?
-    #else
-    private typealias FileActions = posix_spawn_file_actions_t
-    private typealias Attributes = posix_spawnattr_t
-    #endif
-
-    /// `posix_spawn("/bin/sh", ["-c", command])` in a new process group (its own pid), with the
-    /// pipes as its standard streams, default signal dispositions and an empty signal mask.
+    /// `/bin/sh -c command` in a new process group (its own pid) registered with
+    /// ``ProcessGroups``, with the pipes as its standard streams, default signal dispositions and
+    /// an empty signal mask, and none of the runner's other descriptors.
     private static func spawn(_ command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, AdapterProtocolError> {
-        #if canImport(Darwin)
-        var actions: FileActions = nil
-        var attributes: Attributes = nil
-        #else
-        var actions = FileActions()
-        var attributes = Attributes()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        // Nothing else of ours reaches the adapter: a descriptor it inherited (another pipe of
-        // the runner's process, a socket, a file) would stay open as long as the adapter lives.
-        // Darwin closes them with POSIX_SPAWN_CLOEXEC_DEFAULT, glibc 2.34 and later with
-        // `addclosefrom_np` (every descriptor from 3 up, in the child, so one that another thread
-        // opens while this one spawns is closed too); elsewhere each one open now is closed in
-        // the child (one that is closed by then is skipped: EBADF is not an error).
-        #if !canImport(Darwin)
-        if let closeFrom = Self.addCloseFrom {
-            _ = closeFrom(&actions, 3)
-        } else {
-            for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        do throws(ProcessError) {
+            return .success(
+                try ProcessGroups.spawn(
+                    executable: "/bin/sh", arguments: ["-c", command], streams: [.descriptor(stdin), .descriptor(stdout), .descriptor(stderr)]))
+        } catch .exiting {
+            return .failure(.cannotStart("the runner is exiting on a signal"))
+        } catch {
+            return .failure(.cannotStart(error.description))
         }
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        #if canImport(Darwin)
-        let closesOthers = POSIX_SPAWN_CLOEXEC_DEFAULT
-        #else
-        let closesOthers: Int32 = 0
-        #endif
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | closesOthers))
-        let words: [String] = ["/bin/sh", "-c", command]
-        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-        let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { for pointer in arguments + environment { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environment + [nil])
-        guard status == 0 else { return .failure(.cannotStart("posix_spawn /bin/sh: \(String(cString: strerror(status)))")) }
-        return .success(pid)
-    }
-
-    #if !canImport(Darwin)
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which Swift's Glibc
-    /// module does not declare, looked up once; `nil` where the C library lacks it.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<FileActions>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<FileActions>, Int32) -> Int32).self)
-    }()
-    #endif
-
-    /// The descriptors open in this process, from `/proc/self/fd` (empty where it cannot be read).
-    private static func openDescriptors() -> [Int32] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
     }
 
     // MARK: Threads
@@ -382,24 +299,14 @@ package final class AdapterProcess: Sendable {
         throw .timedOut(seconds: timeout)
     }
 
-    /// Writes all of `bytes` to the adapter's input, waiting for room at most until `deadline`.
+    /// Writes all of `bytes` to the adapter's input, waiting for room at most until `deadline`
+    /// (a write that cannot trap: an adapter that is gone is reported as gone).
     private func send(_ bytes: [UInt8], deadline: Date, timeout: Double) throws(AdapterProtocolError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
-                let left = deadline.timeIntervalSinceNow
-                if left <= 0 { throw .timedOut(seconds: timeout) }
-                var entry = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&entry, 1, Int32(clamping: Int((left * 1000).rounded(.up))))
-                continue
-            }
+        do throws(ProcessError) {
+            try PipeIO.write(bytes, to: input, deadline: deadline)
+        } catch .inputStalled {
+            throw .timedOut(seconds: timeout)
+        } catch {
             throw ending(waitingUpTo: 1) ?? .exited(status: nil)
         }
     }
@@ -448,7 +355,7 @@ package final class AdapterProcess: Sendable {
         guard first else { return }
         closeInput()
         _ = state.withLock(waitingUntil: Date(timeIntervalSinceNow: graceSeconds), for: { $0.waitStatus != nil }) { _, ready in ready }
-        Self.terminateGroup(pid)
+        ProcessGroups.terminate(pid)
         _ = state.withLock(waitingUntil: Date(timeIntervalSinceNow: 1), for: { $0.waitStatus != nil }) { _, ready in ready }
         // With the group gone its standard error is closed: let its last lines out before we go.
         _ = state.withLock(waitingUntil: Date(timeIntervalSinceNow: 1), for: { $0.errorsRelayed }) { _, ready in ready }
@@ -498,61 +405,10 @@ package final class AdapterProcess: Sendable {
         return Self.exitCode(status)
     }
 
-    /// Terminates every adapter process group still running (the runner was interrupted):
-    /// SIGTERM to each, then SIGKILL to those left after ``killGraceSeconds``. From then on no
-    /// adapter can start.
+    /// Terminates every child process group still running, the adapters' included (the runner
+    /// was interrupted): SIGTERM to each, then SIGKILL to those left after
+    /// ``ProcessGroups/killGraceSeconds``. From then on no adapter can start.
     package static func terminateAll() {
-        let groups = registry.withLock { registry -> Set<pid_t> in
-            registry.closed = true
-            return registry.groups
-        }
-        for group in groups { kill(-group, SIGTERM) }
-        let deadline = Date(timeIntervalSinceNow: killGraceSeconds)
-        while Date() < deadline, groups.contains(where: groupIsAlive) { usleep(10_000) }
-        for group in groups where groupIsAlive(group) { kill(-group, SIGKILL) }
-        registry.withLock { $0.groups.subtract(groups) }
-    }
-
-    /// SIGTERM to the group, SIGKILL after ``killGraceSeconds`` if any of it is left; waits up
-    /// to a second more for it to be gone.
-    static func terminateGroup(_ group: pid_t) {
-        defer { registry.withLock { _ = $0.groups.remove(group) } }
-        guard groupIsAlive(group) else { return }
-        kill(-group, SIGTERM)
-        var deadline = Date(timeIntervalSinceNow: killGraceSeconds)
-        while Date() < deadline {
-            if !groupIsAlive(group) { return }
-            usleep(10_000)
-        }
-        kill(-group, SIGKILL)
-        deadline = Date(timeIntervalSinceNow: 1)
-        while Date() < deadline, groupIsAlive(group) { usleep(10_000) }
-    }
-
-    /// Whether any process of group `group` is alive (zombies, which only wait to be reaped by
-    /// their parent, do not count).
-    static func groupIsAlive(_ group: pid_t) -> Bool {
-        if kill(-group, 0) != 0 && errno == ESRCH { return false }
-        #if os(Linux)
-        return !livingMembers(of: group).isEmpty
-        #else
-        return true
-        #endif
-    }
-
-    /// The pids of group `group` that are not zombies, read from /proc (Linux).
-    static func livingMembers(of group: pid_t) -> [pid_t] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        var members: [pid_t] = []
-        for entry in entries {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After "(comm)": state, ppid, pgrp, ...
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, let processGroup = pid_t(fields[2]), processGroup == group else { continue }
-            if fields[0] != "Z" && fields[0] != "X" { members.append(pid) }
-        }
-        return members
+        ProcessGroups.terminateAll()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
+import PetSpotProcess
 import PetSpotRunner
 import PetSpotRuntime
 
@@ -212,6 +213,8 @@ struct MockCommand: RunnerCommand {
             let names = MockChange.allCases.filter(options.changes.contains).map(\.name).joined(separator: ", ")
             output.errorLine("serving contract changes (\(options.changes.count)): \(names)")
         }
+        // Started by one of our processes (a test, `check`): stop cleanly once it is gone.
+        if output.ownsProcess { ParentWatch.start(ending: .terminationSignal) }
         let failure = await runOnDedicatedThread { () -> String? in
             do {
                 try MockHTTPServer.runMockServer(options: options)

@@ -55,9 +55,15 @@ package struct SubmissionFaultContracts: BackendContractGroup {
             return
         }
         defer { proxy.stop() }
+        // The photos the app reads: removed when the group ends, however it ends, and by the
+        // signal trap's cleanup when the runner exits on a signal before that.
         let photos = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-sut-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let removal = SignalTrap.shared.register(.cleanup { try? FileManager.default.removeItem(at: photos) })
         try? FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: photos) }
+        defer {
+            try? FileManager.default.removeItem(at: photos)
+            removal.end()
+        }
         let reference = ReferenceSubmittingApp(rule: settings.rule)
         let adapter = flows.oracle as? AdapterOracle
         let check = SubmissionFaultCheck(

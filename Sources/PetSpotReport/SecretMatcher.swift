@@ -240,6 +240,8 @@ final class SecretMatcher: Sendable {
     /// The rest of a match from `position` in the text and `offset` in the pattern (`keptAt`:
     /// where the kept prefix ended, -1 before): literal bytes in a loop, refused at the first
     /// difference; at a byte that may start an escape, ``escapeRest(_:_:position:offset:keptAt:budget:)``.
+    /// Each byte and each escape looked at costs one of `budget`, so that no text makes a match
+    /// cost more than ``match(_:in:at:)`` allows (64 steps per byte of the pattern).
     private func matchRest(
         _ pattern: Pattern, _ bytes: [UInt8], position start: Int, offset startOffset: Int, keptAt startKept: Int, budget: inout Int
     ) -> (visibleEnd: Int, end: Int)? {
@@ -247,7 +249,8 @@ final class SecretMatcher: Sendable {
         var offset = startOffset
         var keptAt = startKept
         while offset < pattern.length {
-            guard position < bytes.count else { return nil }
+            guard position < bytes.count, budget > 0 else { return nil }
+            budget -= 1
             let byte = bytes[position]
             if Self.isEscapeStart(byte) {
                 return escapeRest(pattern, bytes, position: position, offset: offset, keptAt: keptAt, budget: &budget)
@@ -267,7 +270,7 @@ final class SecretMatcher: Sendable {
 
     /// The longest rest of a match from an escape (or a `+`, `%`, `&`, `'`) at `position`, trying
     /// every reading of it depth first (`\\` ends a secret ending in `\` after both bytes, not
-    /// after the first), within `budget` escapes.
+    /// after the first), within `budget`.
     private func escapeRest(
         _ pattern: Pattern, _ bytes: [UInt8], position: Int, offset: Int, keptAt: Int, budget: inout Int
     ) -> (visibleEnd: Int, end: Int)? {

@@ -111,7 +111,7 @@ package struct MessagesContracts: BackendContractGroup {
     }
 
     /// `Basic base64(text)`.
-    static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
+    static func basic(_ text: String) -> String { basicAuthorization(text) }
 
     /// The photo upload cases (against one announcement created for them).
     package static var photoCases: [Case] {

@@ -269,7 +269,7 @@ struct SequenceExecutor: Sendable {
             let madeUp = Credentials(path: AnnouncementPath(uuid: UUID()), password: "100000")
             credentials[slot] = madeUp
             // An upload with it sends a password made up to be refused: a decoy, not a secret.
-            backend.target.transport.secrets.markDecoy(MessagesContracts.basic("\(madeUp.path.id):\(madeUp.password)"))
+            backend.target.transport.secrets.markDecoy(basicAuthorization("\(madeUp.path.id):\(madeUp.password)"))
         }
         switch operation {
         case .create(let slot, let chip):

@@ -28,7 +28,7 @@ extension PhotoUploadCase {
 extension PhotoUploadCase.Authorization {
     /// Whether these credentials are made up to be refused, holding no `{password}` (a wrong
     /// one, none, or a malformed header): decoys, not secrets.
-    var isDecoy: Bool {
+    package var isDecoy: Bool {
         switch self {
         case .none: false
         case .basic(let user, let password): !(user + password).contains("{password}")

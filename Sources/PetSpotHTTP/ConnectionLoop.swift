@@ -9,12 +9,10 @@ import Darwin
 /// The I/O thread of an ``HTTPServer``: accepts, reads, parses, writes and times out every
 /// connection with one `poll` loop, and hands complete requests to the worker pool.
 ///
-/// Each turn it (1) walks the connections once: closes or answers those past a deadline, drops
-/// closed ones and builds the `poll` set and the nearest deadline; (2) polls; (3) takes worker
-/// completions and stop requests from the mailbox, reads from or writes to the ready
-/// connections, and accepts new clients. Every piece of per-connection state lives here and is touched only
-/// by this thread; a connection whose request is with a worker is left out of the `poll` set
-/// until its completion comes back. The walk costs O(connections) per turn, as `poll` does.
+/// Each turn walks the connections once (deadlines, the `poll` set), polls, then takes the
+/// mailbox, serves the ready connections and accepts: O(connections), as `poll` is. Invariant:
+/// per-connection state is touched only by this thread, and a connection whose request is with
+/// a worker is not polled until its completion comes back.
 final class ConnectionLoop {
     /// One client connection.
     private final class Connection {
@@ -23,8 +21,11 @@ final class ConnectionLoop {
             case reading
             /// A worker is running the handler; the worker owns the socket.
             case handling
-            /// Writing `output[outputOffset...]`.
+            /// Writing `output`.
             case writing
+            /// Answered a request whose body was left unread: discarding what the client still
+            /// sends (its write side shut), so that it reads the answer rather than a reset.
+            case discarding
         }
 
         let id: UInt64
@@ -35,12 +36,14 @@ final class ConnectionLoop {
         var requestStartedAt: Int64?
         /// When the connection last became idle (accepted, or a response fully written).
         var idleSince: Int64
-        var output: [UInt8] = []
-        var outputOffset = 0
+        var output = PendingOutput([])
+        /// When writing or discarding must end.
         var writeDeadline: Int64 = 0
         /// When the answer being written last went out in part (or started to be written).
         var wroteLastAt: Int64 = 0
-        var closesAfterOutput = false
+        var afterOutput = ServerRun.AfterAnswer.readNext
+        /// Bytes discarded since the answer, in ``Phase/discarding``.
+        var discardedBytes = 0
         /// The client ended its side (EOF): answer what is buffered, then close.
         var peerFinished = false
         /// At least one response was written: the connection is a keep-alive one.
@@ -56,15 +59,13 @@ final class ConnectionLoop {
 
         var isIdle: Bool { phase == .reading && requestStartedAt == nil }
 
-        /// Whether the connection may be closed to make room: idle after a response, or silent
-        /// since it was accepted for at least `grace` milliseconds (a client that has only just
-        /// connected is about to send its request).
+        /// Whether the connection may be closed to make room: idle after a response, silent for
+        /// `grace` milliseconds since it was accepted, or discarding after its last answer.
         func isEvictableIdle(now: Int64, grace: Int64) -> Bool {
-            isIdle && (hasAnswered || now - idleSince >= grace)
+            phase == .discarding || isIdle && (hasAnswered || now - idleSince >= grace)
         }
 
-        /// Whether the client has taken none of the answer being written for `grace` milliseconds
-        /// (it does not read; its later requests are not read meanwhile).
+        /// Whether the client has taken none of the answer being written for `grace` milliseconds.
         func isStalledWriting(now: Int64, grace: Int64) -> Bool {
             phase == .writing && now - wroteLastAt >= grace
         }
@@ -92,10 +93,10 @@ final class ConnectionLoop {
     private var nextConnectionID: UInt64 = 0
     private var pollSet: [pollfd] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var writeScratch: [UInt8] = []
     private var completions: [ServerRun.Completion] = []
 
-    /// Clients accepted at the connection limit while some connection is with a worker or being
-    /// answered: they wait (unread) for a slot until their deadline, then are answered 503.
+    /// Clients accepted at the limit, waiting (unread) for a slot until their deadline, then 503.
     private var waitingAdmissions: [(descriptor: Int32, deadline: Int64)] = []
     private var isListening = true
     private var acceptPausedUntil: Int64 = 0
@@ -105,19 +106,15 @@ final class ConnectionLoop {
 
     /// Longest pause of `accept` while descriptors are exhausted.
     static let maximumAcceptBackoffMilliseconds: Int64 = 250
-    /// How long a connection that has sent nothing since it was accepted is spared when a
-    /// newcomer needs its slot.
+    /// How long a connection silent since it was accepted is spared when a newcomer needs its slot.
     static let newConnectionGraceMilliseconds: Int64 = 1000
-    /// How long a client may leave its answer unread before its slot can go to a newcomer (on
-    /// loopback a reading client takes some of it within a few milliseconds).
+    /// How long a client may leave its answer unread before its slot can go to a newcomer.
     static let stalledWriteGraceMilliseconds: Int64 = 200
-    /// How long a client accepted at the limit waits for a slot: long enough for a worker
-    /// lingering on a keep-alive connection to hand it back (5 ms, plus scheduling delay on a
-    /// loaded machine), so that it can be closed instead, and for a connection whose answer was
-    /// just paused unread to count as stalled.
+    /// How long a client accepted at the limit waits for a slot: enough for a worker lingering on
+    /// a keep-alive connection to hand it back, and for an answer just paused to count as stalled.
     static let admissionWaitMilliseconds: Int64 = 250
-    /// How long after a newcomer found every slot taken the slots count as wanted: a connection
-    /// that comes back from a worker with requests pipelined is then closed to make room.
+    /// How long after a newcomer found every slot taken a connection that comes back from a
+    /// worker with requests pipelined is closed to make room.
     static let slotPressureMilliseconds: Int64 = 1000
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -191,7 +188,7 @@ final class ConnectionLoop {
             connections[kept] = connection
             kept += 1
             switch connection.phase {
-            case .reading: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+            case .reading, .discarding: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
             case .writing: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLOUT), revents: 0))
             case .handling: pollSet.append(pollfd(fd: -1, events: 0, revents: 0))
             }
@@ -225,7 +222,7 @@ final class ConnectionLoop {
         switch connection.phase {
         case .handling:
             return nil
-        case .writing:
+        case .writing, .discarding:
             return connection.writeDeadline
         case .reading:
             guard let started = connection.requestStartedAt else { return connection.idleSince + idleMilliseconds }
@@ -237,7 +234,7 @@ final class ConnectionLoop {
         switch connection.phase {
         case .handling:
             return
-        case .writing:
+        case .writing, .discarding:
             close(connection)
         case .reading:
             guard connection.requestStartedAt != nil else { return close(connection) }
@@ -298,13 +295,12 @@ final class ConnectionLoop {
 
     private func complete(_ connection: Connection, _ outcome: ServerRun.Completion.Outcome, now: Int64) {
         switch outcome {
-        case .close:
-            close(connection)
-        case .write(let bytes, let offset, let closesAfter, let state):
+        case .close(let after):
+            finishAnswer(connection, after, now: now)
+        case .write(let output, let after, let state):
             restore(state, to: connection)
-            connection.output = bytes
-            connection.outputOffset = offset
-            connection.closesAfterOutput = closesAfter || stopDeadline != nil
+            connection.output = output
+            connection.afterOutput = after == .readNext && stopDeadline != nil ? .close : after
             connection.writeDeadline = now + writeMilliseconds
             connection.wroteLastAt = now
             connection.phase = .writing
@@ -334,8 +330,8 @@ final class ConnectionLoop {
         Socket.closeDescriptor(listener)
         for connection in connections where !connection.isClosed {
             switch connection.phase {
-            case .reading: close(connection)
-            case .writing: connection.closesAfterOutput = true
+            case .reading, .discarding: close(connection)
+            case .writing: if connection.afterOutput == .readNext { connection.afterOutput = .close }
             case .handling: break
             }
         }
@@ -445,7 +441,7 @@ final class ConnectionLoop {
 
     private func makeParser() -> HTTPRequestParser {
         HTTPRequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit,
-                          minimumBodyLimit: configuration.minimumBodyLimit)
+                          minimumBodyLimit: configuration.minimumBodyLimit, readsBodyOverLimitToLimit: configuration.readsBodyOverLimitToLimit)
     }
 
     /// Frees a connection slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes
@@ -505,6 +501,7 @@ final class ConnectionLoop {
         case .handling: return
         case .writing: flush(connection, now: now)
         case .reading: readAvailable(connection, now: now)
+        case .discarding: discardAvailable(connection)
         }
     }
 
@@ -569,17 +566,16 @@ final class ConnectionLoop {
     private func resumeReading(_ connection: Connection, now: Int64) {
         connection.phase = .reading
         connection.hasAnswered = true
-        connection.output = []
-        connection.outputOffset = 0
+        connection.output = PendingOutput([])
         connection.idleSince = now
         if connection.requestStartedAt == nil && connection.parser.hasPartialRequest { connection.requestStartedAt = now }
         processBuffered(connection, now: now)
     }
 
     private func respondAndClose(_ connection: Connection, _ error: HTTPParseError, now: Int64) {
-        connection.output = configuration.errorResponse(error).serialized(closing: true)
-        connection.outputOffset = 0
-        connection.closesAfterOutput = true
+        connection.output = PendingOutput([configuration.errorResponse(error).serialized(closing: true)])
+        // A body too large is left unread: the client may still be sending it.
+        connection.afterOutput = error.status == 413 ? .discardThenClose : .close
         connection.writeDeadline = now + writeMilliseconds
         connection.wroteLastAt = now
         connection.phase = .writing
@@ -587,18 +583,46 @@ final class ConnectionLoop {
     }
 
     private func flush(_ connection: Connection, now: Int64) {
-        switch Socket.sendAvailable(connection.descriptor, connection.output, from: connection.outputOffset) {
+        switch connection.output.send(to: connection.descriptor, through: &writeScratch) {
         case .complete:
-            if connection.closesAfterOutput || stopDeadline != nil {
-                close(connection)
-            } else {
+            connection.output = PendingOutput([])
+            if connection.afterOutput == .readNext && stopDeadline == nil {
                 resumeReading(connection, now: now)
+            } else {
+                finishAnswer(connection, connection.afterOutput, now: now)
             }
         case .partial(let sent):
-            connection.outputOffset += sent
             if sent > 0 { connection.wroteLastAt = now }
         case .failed:
             close(connection)
+        }
+    }
+
+    /// Closes a connection whose answer is written; when its request's body was left unread,
+    /// first shuts its write side and discards what the client still sends (see
+    /// `discardAvailable(_:)`), so that a client still sending reads the answer, not a reset.
+    private func finishAnswer(_ connection: Connection, _ after: ServerRun.AfterAnswer, now: Int64) {
+        guard after == .discardThenClose, stopDeadline == nil else { return close(connection) }
+        _ = shutdown(connection.descriptor, Int32(SHUT_WR))
+        connection.phase = .discarding
+        connection.discardedBytes = 0
+        connection.idleSince = now
+        connection.writeDeadline = now + writeMilliseconds
+        discardAvailable(connection)
+    }
+
+    /// Reads and drops what the client sends; closes at its end of input, or once more than
+    /// the server's body limit is discarded (the write timeout bounds the time).
+    private func discardAvailable(_ connection: Connection) {
+        for _ in 0..<16 {
+            let received = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+            if received > 0 {
+                connection.discardedBytes += received
+                if connection.discardedBytes > configuration.limits.maxBodyBytes { return close(connection) }
+                continue
+            }
+            if received < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            return close(connection)
         }
     }
 

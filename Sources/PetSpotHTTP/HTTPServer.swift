@@ -26,9 +26,10 @@ import PetSpotConcurrency
 ///   per connection); the rest waits, without copying its body (``HTTPResponse/bodyParts``), and
 ///   no further request of that connection is read until it is written, within
 ///   ``Configuration/writeTimeout``. Pipelined requests take turns with other clients'.
-/// - With a ``Configuration/bodyLimit`` hook, a body over the route's limit is never held: the
-///   handler gets the request flagged and bodiless (at once, or once the body reached the limit,
-///   see ``Configuration/readsBodyOverLimitToLimit``), and after the answer the server shuts its
+/// - With a ``Configuration/bodyLimit`` hook, a body over the route's limit is not kept (a chunked
+///   one is held until it passes the limit): the handler gets the request flagged and bodiless
+///   (at once, or once the body reached the limit, see
+///   ``Configuration/readsBodyOverLimitToLimit``), and after the answer the server shuts its
 ///   write side and discards what the client still sends, up to ``HTTPParserLimits/maxBodyBytes``
 ///   and within ``Configuration/writeTimeout``, before it closes: a client that writes its whole
 ///   body before reading gets the answer, not a reset. A 413 of the parser closes the same way.

@@ -10,7 +10,7 @@ import Testing
 /// limit is dropped as it arrives, never held.
 @Suite("HTTPServer: body parts, and bodies read to their limit", .serialized)
 struct BodyPartsAndDiscardTests {
-    @Test("an answer of many small and some large parts arrives byte for byte, to a slow reader too")
+    @Test("an answer of many small and some large parts arrives byte for byte, through a small unsent limit")
     func partsArriveInOrder() throws {
         var parts: [[UInt8]] = []
         for index in 0..<5000 { parts.append(Array("\(index),".utf8)) }
@@ -25,11 +25,10 @@ struct BodyPartsAndDiscardTests {
         defer { server.stop() }
         let connection = try RawHTTPConnection(port: port, timeout: 30)
         for _ in 0..<3 {
-            let response = try #require(try connection.send(HTTPRequest(method: "GET", target: "/")))
-            #expect(response.body == expected)
+            let body = try #require(try connection.send(HTTPRequest(method: "GET", target: "/"))).body
+            let isWhole = body == expected
+            #expect(isWhole, "\(body.count) bytes, not the \(expected.count) of the parts joined")
         }
-        let head = try #require(try connection.send(HTTPRequest(method: "HEAD", target: "/")))
-        #expect(head.headers["Content-Length"] == String(expected.count) && head.body.isEmpty)
     }
 
     @Test("with readsBodyOverLimitToLimit the flagged request comes once the limit's bytes arrived, in any pieces")

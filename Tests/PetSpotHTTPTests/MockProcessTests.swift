@@ -153,7 +153,8 @@ struct MockProcessTests {
         let answerSize = try #require(try filler.send(HTTPRequest(method: "GET", target: "/api/v1/announcements"))?.body.count)
         #expect(answerSize > 4_000_000)
         let baseline = Self.peakResidentBytes(of: child.pid)
-        // 150 clients request the list and never read: each gets the start of its answer.
+        // 150 clients request the list and never read; meanwhile health probes and a small
+        // request are answered, every one.
         var hostile: [Int32] = []
         defer { for descriptor in hostile { Socket.closeDescriptor(descriptor) } }
         for _ in 0..<150 {
@@ -161,10 +162,6 @@ struct MockProcessTests {
             hostile.append(descriptor)
             _ = Socket.sendAvailable(descriptor, Array("GET /api/v1/announcements HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         }
-        var started = 0
-        for descriptor in hostile where Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: 60_000) { started += 1 }
-        #expect(started == 150, "\(started) of 150 list answers started")
-        // Meanwhile health probes and a small request are answered, every one.
         var answered = 0
         for index in 0..<18 {
             let target = index == 9 ? "/api/v1/announcements/\(someID)" : "/api/health"
@@ -173,6 +170,10 @@ struct MockProcessTests {
             }
         }
         #expect(answered == 18, "\(answered) of 18 probes answered while 150 clients held unread list answers")
+        // Each list answer was started (the client has bytes to read), then left unread.
+        var started = 0
+        for descriptor in hostile where Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: 60_000) { started += 1 }
+        #expect(started == 150, "\(started) of 150 list answers started")
         // The unread answers share the stored rows: no copy of the answer per client.
         if let baseline, let peak = Self.peakResidentBytes(of: child.pid) {
             #expect(peak <= baseline + 4 * answerSize, "peak \(peak) bytes; a normal run's \(baseline), answers of \(answerSize)")

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import PetSpotHTTP
+import PetSpotContractKit
 import PetSpotJSON
 import Testing
 @testable import PetSpotMockBackend

@@ -426,6 +426,11 @@ package struct HTTPRequestParser: Sendable {
             }
             state.body.append(contentsOf: buffer[dataStart..<(dataStart + size)])
             state.cursor = dataStart + size + 2
+            // Decoded bytes are kept once: drop their raw form (and the head) from the buffer.
+            if state.cursor >= 64 * 1024 {
+                buffer.removeSubrange(0..<state.cursor)
+                state.cursor = 0
+            }
         }
     }
 

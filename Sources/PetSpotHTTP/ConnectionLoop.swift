@@ -110,11 +110,9 @@ final class ConnectionLoop {
     static let newConnectionGraceMilliseconds: Int64 = 1000
     /// How long a client may leave its answer unread before its slot can go to a newcomer.
     static let stalledWriteGraceMilliseconds: Int64 = 200
-    /// How long a client accepted at the limit waits for a slot: enough for a worker lingering on
-    /// a keep-alive connection to hand it back, and for an answer just paused to count as stalled.
+    /// How long a client accepted at the limit waits for a slot (a lingering worker hands one back).
     static let admissionWaitMilliseconds: Int64 = 250
-    /// How long after a newcomer found every slot taken a connection that comes back from a
-    /// worker with requests pipelined is closed to make room.
+    /// How long after a newcomer found every slot taken a pipelining connection is closed for room.
     static let slotPressureMilliseconds: Int64 = 1000
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -148,8 +146,7 @@ final class ConnectionLoop {
             }
             now = Socket.monotonicMilliseconds()
             if pollSet[0].revents != 0 { takeMailbox(now: now) }
-            // Read before accepting: a connection whose request just arrived must not look idle
-            // when a newcomer needs its slot.
+            // Read before accepting: a connection whose request just arrived must not look idle.
             if pollSet.count > 2 {
                 for index in 2..<pollSet.count where pollSet[index].revents != 0 {
                     service(connections[index - 2], now: now)
@@ -162,8 +159,7 @@ final class ConnectionLoop {
 
     // MARK: Each turn
 
-    /// Enforces deadlines, compacts the connection list, builds the poll set; returns the
-    /// nearest deadline (`.max` when none).
+    /// Enforces deadlines, compacts the connections, builds the poll set; returns the nearest deadline.
     private func prepareTurn(now: Int64) -> Int64 {
         var nearest = Int64.max
         pollSet.removeAll(keepingCapacity: true)
@@ -200,8 +196,8 @@ final class ConnectionLoop {
         return nearest
     }
 
-    /// Admits waiting clients while slots can be had; answers 503 to those past their deadline.
-    /// Returns the deadline of the first one still waiting.
+    /// Admits waiting clients while slots can be had, answers 503 to those past their deadline;
+    /// returns the deadline of the first one still waiting.
     private func admitWaiting(now: Int64) -> Int64? {
         while let (descriptor, deadline) = waitingAdmissions.first {
             if stopDeadline != nil {
@@ -249,8 +245,7 @@ final class ConnectionLoop {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
-    /// Whether newcomers want slots: some wait for one, or one found every slot taken within
-    /// the last ``slotPressureMilliseconds``.
+    /// Whether newcomers want slots: some wait, or one found them all taken lately.
     private func isSlotWanted(now: Int64) -> Bool {
         !waitingAdmissions.isEmpty || slotsLastWantedAt > now - Self.slotPressureMilliseconds
     }
@@ -342,8 +337,7 @@ final class ConnectionLoop {
         for connection in connections where !connection.isClosed && connection.phase != .handling {
             close(connection)
         }
-        // Connections still with a worker: cut them off; the worker closes the socket when its
-        // handler returns (it finds the loop finished), unless its completion is already here.
+        // Connections still with a worker: cut off; the worker closes the socket (or its completion is here).
         for connection in handling.values { _ = shutdown(connection.descriptor, Int32(SHUT_RDWR)) }
         let late: [ServerRun.Completion] = serverRun.mailbox.withLock { mailbox in
             mailbox.isLoopFinished = true
@@ -382,9 +376,7 @@ final class ConnectionLoop {
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE:
-                // Out of descriptors: as at the slot limit, an idle connection or else the
-                // slowest sender gives its own up; when neither can, stop polling the listener
-                // for a while (no spinning) and serve the rest.
+                // Out of descriptors: make room as at the slot limit, else pause accepting (no spinning).
                 if makeRoom(now: now, atDescriptorLimit: true) { continue }
                 pauseAccepting(now: now)
                 return
@@ -444,13 +436,9 @@ final class ConnectionLoop {
                           minimumBodyLimit: configuration.minimumBodyLimit, readsBodyOverLimitToLimit: configuration.readsBodyOverLimitToLimit)
     }
 
-    /// Frees a connection slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes
-    /// the longest-idle connection, else the one whose client has left its answer unread the
-    /// longest (200 ms at least), else answers 503 to the connection whose request has been
-    /// arriving the longest and closes it. Returns `false` when every connection is handling a
-    /// request, taking its answer, or has only just been accepted; the newcomer then waits
-    /// briefly, and a connection that comes back from a worker with requests pipelined is
-    /// answered 503 and closed for it (see `complete(_:_:now:)`).
+    /// Frees a slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes the
+    /// longest-idle connection, else the one whose answer has gone unread longest (200 ms at
+    /// least), else answers 503 to the slowest sender and closes it. `false` when none qualifies.
     private func makeRoom(now: Int64, atDescriptorLimit: Bool = false) -> Bool {
         if closeLongestIdle(now: now) { return true }
         var stalled: Connection?
@@ -528,9 +516,8 @@ final class ConnectionLoop {
         processBuffered(connection, now: now)
     }
 
-    /// Acts on what the parser holds: dispatches a complete request, answers a malformed one,
-    /// sends `100 Continue` when asked; closes a connection whose client finished sending
-    /// without completing a request.
+    /// Acts on what the parser holds: dispatches a request, answers a malformed one, sends
+    /// `100 Continue` when asked; closes when the client finished without completing a request.
     private func processBuffered(_ connection: Connection, now: Int64) {
         guard connection.phase == .reading, !connection.isClosed else { return }
         switch connection.parser.nextRequest() {
@@ -598,9 +585,8 @@ final class ConnectionLoop {
         }
     }
 
-    /// Closes a connection whose answer is written; when its request's body was left unread,
-    /// first shuts its write side and discards what the client still sends (see
-    /// `discardAvailable(_:)`), so that a client still sending reads the answer, not a reset.
+    /// Closes a connection whose answer is written; after an unread body, first shuts its write
+    /// side and discards what the client still sends, so that it reads the answer, not a reset.
     private func finishAnswer(_ connection: Connection, _ after: ServerRun.AfterAnswer, now: Int64) {
         guard after == .discardThenClose, stopDeadline == nil else { return close(connection) }
         _ = shutdown(connection.descriptor, Int32(SHUT_WR))
@@ -611,8 +597,7 @@ final class ConnectionLoop {
         discardAvailable(connection)
     }
 
-    /// Reads and drops what the client sends; closes at its end of input, or once more than
-    /// the server's body limit is discarded (the write timeout bounds the time).
+    /// Drops what the client sends; closes at its end of input or past the server's body limit.
     private func discardAvailable(_ connection: Connection) {
         for _ in 0..<16 {
             let received = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }

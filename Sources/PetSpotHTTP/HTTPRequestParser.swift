@@ -179,8 +179,7 @@ package struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// Sets the head's body limit; returns `false` when its announced body is over a
-    /// per-request limit (to be handed over unread).
+    /// Sets the head's body limit; `false` when its announced body is over a per-request limit.
     /// - Throws: 413 when the body is announced over ``limits`` and no per-request limit is set.
     private func admitsBody(of head: inout Head) throws(HTTPParseError) -> Bool {
         head.maxBodyBytes = limits.maxBodyBytes
@@ -383,8 +382,7 @@ package struct HTTPRequestParser: Sendable {
 
     // MARK: Chunked bodies
 
-    /// Decodes as many chunks as are buffered; returns the body and the bytes consumed once the
-    /// last chunk and trailers are in.
+    /// Decodes the buffered chunks; the body and the bytes consumed once the last chunk and trailers are in.
     private mutating func decodeChunks(limit: Int) throws(HTTPParseError) -> ([UInt8], Int)? {
         guard var state = chunkState else { return nil }
         defer { chunkState = state }

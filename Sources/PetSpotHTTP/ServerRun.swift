@@ -276,11 +276,9 @@ struct PendingOutput: Sendable {
         while true {
             while index < parts.count && offset == parts[index].count { (index, offset) = (index + 1, 0) }
             guard index < parts.count else { return .complete }
-            let attempted: Int
-            let outcome: Socket.SendOutcome
+            let (attempted, outcome): (Int, Socket.SendOutcome)
             if parts[index].count - offset >= Self.gatherBytes || index == parts.count - 1 {
-                attempted = parts[index].count - offset
-                outcome = Socket.sendAvailable(descriptor, parts[index], from: offset)
+                (attempted, outcome) = (parts[index].count - offset, Socket.sendAvailable(descriptor, parts[index], from: offset))
             } else {
                 scratch.removeAll(keepingCapacity: true)
                 var (part, from) = (index, offset)
@@ -289,8 +287,7 @@ struct PendingOutput: Sendable {
                     scratch.append(contentsOf: parts[part][from..<end])
                     (part, from) = end == parts[part].count ? (part + 1, 0) : (part, end)
                 }
-                attempted = scratch.count
-                outcome = Socket.sendAvailable(descriptor, scratch)
+                (attempted, outcome) = (scratch.count, Socket.sendAvailable(descriptor, scratch))
             }
             switch outcome {
             case .complete:

@@ -1,12 +1,9 @@
 /// How many connections an ``HTTPServer`` holds at once under the process's limit on open
 /// descriptors (`ulimit -n`), read when the server starts.
 ///
-/// Every connection costs a descriptor; so does each client accepted at the limit while it
-/// waits briefly for a slot (at most ``waitingAdmissions`` of them), and the process keeps
-/// ``reservedDescriptors`` for its own files (standard streams, the listener, the wake pipe,
-/// the runtime). The connection slots are what is left, at most the configured number: so the
-/// server reaches its slot limit, where it recycles idle connections and evicts the slowest
-/// senders, before the process runs out of descriptors.
+/// Each connection, and each client waiting for a slot (``waitingAdmissions`` at most), costs a
+/// descriptor, and the process keeps ``reservedDescriptors``: the slots are what is left (at most
+/// the configured number), so the server reaches its slot limit before the descriptors run out.
 ///
 /// Invariants: `1 <= connections <= configuredConnections`; `1 <= waitingAdmissions <= 64`;
 /// `connections + waitingAdmissions + reservedDescriptors <= descriptorLimit` whenever the limit

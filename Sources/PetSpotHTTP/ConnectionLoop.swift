@@ -9,12 +9,10 @@ import Darwin
 /// The I/O thread of an ``HTTPServer``: accepts, reads, parses, writes and times out every
 /// connection with one `poll` loop, and hands complete requests to the worker pool.
 ///
-/// Each turn it (1) walks the connections once: closes or answers those past a deadline, drops
-/// closed ones and builds the `poll` set and the nearest deadline; (2) polls; (3) takes worker
-/// completions and stop requests from the mailbox, reads from or writes to the ready
-/// connections, and accepts new clients. Every piece of per-connection state lives here and is touched only
-/// by this thread; a connection whose request is with a worker is left out of the `poll` set
-/// until its completion comes back. The walk costs O(connections) per turn, as `poll` does.
+/// Each turn walks the connections once (deadlines, the `poll` set), polls, then takes the
+/// mailbox, serves the ready connections and accepts: O(connections), as `poll` is. Invariant:
+/// per-connection state is touched only by this thread, and a connection whose request is with
+/// a worker is not polled until its completion comes back.
 final class ConnectionLoop {
     /// One client connection.
     private final class Connection {
@@ -23,8 +21,11 @@ final class ConnectionLoop {
             case reading
             /// A worker is running the handler; the worker owns the socket.
             case handling
-            /// Writing `output[outputOffset...]`.
+            /// Writing `output`.
             case writing
+            /// Answered a request whose body was left unread: discarding what the client still
+            /// sends (its write side shut), so that it reads the answer rather than a reset.
+            case discarding
         }
 
         let id: UInt64
@@ -35,12 +36,14 @@ final class ConnectionLoop {
         var requestStartedAt: Int64?
         /// When the connection last became idle (accepted, or a response fully written).
         var idleSince: Int64
-        var output: [UInt8] = []
-        var outputOffset = 0
+        var output = PendingOutput([])
+        /// When writing or discarding must end.
         var writeDeadline: Int64 = 0
         /// When the answer being written last went out in part (or started to be written).
         var wroteLastAt: Int64 = 0
-        var closesAfterOutput = false
+        var afterOutput = ServerRun.AfterAnswer.readNext
+        /// Bytes discarded since the answer, in ``Phase/discarding``.
+        var discardedBytes = 0
         /// The client ended its side (EOF): answer what is buffered, then close.
         var peerFinished = false
         /// At least one response was written: the connection is a keep-alive one.
@@ -56,15 +59,13 @@ final class ConnectionLoop {
 
         var isIdle: Bool { phase == .reading && requestStartedAt == nil }
 
-        /// Whether the connection may be closed to make room: idle after a response, or silent
-        /// since it was accepted for at least `grace` milliseconds (a client that has only just
-        /// connected is about to send its request).
+        /// Whether the connection may be closed to make room: idle after a response, silent for
+        /// `grace` milliseconds since it was accepted, or discarding after its last answer.
         func isEvictableIdle(now: Int64, grace: Int64) -> Bool {
-            isIdle && (hasAnswered || now - idleSince >= grace)
+            phase == .discarding || isIdle && (hasAnswered || now - idleSince >= grace)
         }
 
-        /// Whether the client has taken none of the answer being written for `grace` milliseconds
-        /// (it does not read; its later requests are not read meanwhile).
+        /// Whether the client has taken none of the answer being written for `grace` milliseconds.
         func isStalledWriting(now: Int64, grace: Int64) -> Bool {
             phase == .writing && now - wroteLastAt >= grace
         }
@@ -92,10 +93,10 @@ final class ConnectionLoop {
     private var nextConnectionID: UInt64 = 0
     private var pollSet: [pollfd] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var writeScratch: [UInt8] = []
     private var completions: [ServerRun.Completion] = []
 
-    /// Clients accepted at the connection limit while some connection is with a worker or being
-    /// answered: they wait (unread) for a slot until their deadline, then are answered 503.
+    /// Clients accepted at the limit, waiting (unread) for a slot until their deadline, then 503.
     private var waitingAdmissions: [(descriptor: Int32, deadline: Int64)] = []
     private var isListening = true
     private var acceptPausedUntil: Int64 = 0
@@ -105,19 +106,13 @@ final class ConnectionLoop {
 
     /// Longest pause of `accept` while descriptors are exhausted.
     static let maximumAcceptBackoffMilliseconds: Int64 = 250
-    /// How long a connection that has sent nothing since it was accepted is spared when a
-    /// newcomer needs its slot.
+    /// How long a connection silent since it was accepted is spared when a newcomer needs its slot.
     static let newConnectionGraceMilliseconds: Int64 = 1000
-    /// How long a client may leave its answer unread before its slot can go to a newcomer (on
-    /// loopback a reading client takes some of it within a few milliseconds).
+    /// How long a client may leave its answer unread before its slot can go to a newcomer.
     static let stalledWriteGraceMilliseconds: Int64 = 200
-    /// How long a client accepted at the limit waits for a slot: long enough for a worker
-    /// lingering on a keep-alive connection to hand it back (5 ms, plus scheduling delay on a
-    /// loaded machine), so that it can be closed instead, and for a connection whose answer was
-    /// just paused unread to count as stalled.
+    /// How long a client accepted at the limit waits for a slot (a lingering worker hands one back).
     static let admissionWaitMilliseconds: Int64 = 250
-    /// How long after a newcomer found every slot taken the slots count as wanted: a connection
-    /// that comes back from a worker with requests pipelined is then closed to make room.
+    /// How long after a newcomer found every slot taken a pipelining connection is closed for room.
     static let slotPressureMilliseconds: Int64 = 1000
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -151,8 +146,7 @@ final class ConnectionLoop {
             }
             now = Socket.monotonicMilliseconds()
             if pollSet[0].revents != 0 { takeMailbox(now: now) }
-            // Read before accepting: a connection whose request just arrived must not look idle
-            // when a newcomer needs its slot.
+            // Read before accepting: a connection whose request just arrived must not look idle.
             if pollSet.count > 2 {
                 for index in 2..<pollSet.count where pollSet[index].revents != 0 {
                     service(connections[index - 2], now: now)
@@ -165,8 +159,7 @@ final class ConnectionLoop {
 
     // MARK: Each turn
 
-    /// Enforces deadlines, compacts the connection list, builds the poll set; returns the
-    /// nearest deadline (`.max` when none).
+    /// Enforces deadlines, compacts the connections, builds the poll set; returns the nearest deadline.
     private func prepareTurn(now: Int64) -> Int64 {
         var nearest = Int64.max
         pollSet.removeAll(keepingCapacity: true)
@@ -191,7 +184,7 @@ final class ConnectionLoop {
             connections[kept] = connection
             kept += 1
             switch connection.phase {
-            case .reading: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+            case .reading, .discarding: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
             case .writing: pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLOUT), revents: 0))
             case .handling: pollSet.append(pollfd(fd: -1, events: 0, revents: 0))
             }
@@ -203,8 +196,8 @@ final class ConnectionLoop {
         return nearest
     }
 
-    /// Admits waiting clients while slots can be had; answers 503 to those past their deadline.
-    /// Returns the deadline of the first one still waiting.
+    /// Admits waiting clients while slots can be had, answers 503 to those past their deadline;
+    /// returns the deadline of the first one still waiting.
     private func admitWaiting(now: Int64) -> Int64? {
         while let (descriptor, deadline) = waitingAdmissions.first {
             if stopDeadline != nil {
@@ -225,7 +218,7 @@ final class ConnectionLoop {
         switch connection.phase {
         case .handling:
             return nil
-        case .writing:
+        case .writing, .discarding:
             return connection.writeDeadline
         case .reading:
             guard let started = connection.requestStartedAt else { return connection.idleSince + idleMilliseconds }
@@ -237,7 +230,7 @@ final class ConnectionLoop {
         switch connection.phase {
         case .handling:
             return
-        case .writing:
+        case .writing, .discarding:
             close(connection)
         case .reading:
             guard connection.requestStartedAt != nil else { return close(connection) }
@@ -252,8 +245,7 @@ final class ConnectionLoop {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
-    /// Whether newcomers want slots: some wait for one, or one found every slot taken within
-    /// the last ``slotPressureMilliseconds``.
+    /// Whether newcomers want slots: some wait, or one found them all taken lately.
     private func isSlotWanted(now: Int64) -> Bool {
         !waitingAdmissions.isEmpty || slotsLastWantedAt > now - Self.slotPressureMilliseconds
     }
@@ -298,13 +290,12 @@ final class ConnectionLoop {
 
     private func complete(_ connection: Connection, _ outcome: ServerRun.Completion.Outcome, now: Int64) {
         switch outcome {
-        case .close:
-            close(connection)
-        case .write(let bytes, let offset, let closesAfter, let state):
+        case .close(let after):
+            finishAnswer(connection, after, now: now)
+        case .write(let output, let after, let state):
             restore(state, to: connection)
-            connection.output = bytes
-            connection.outputOffset = offset
-            connection.closesAfterOutput = closesAfter || stopDeadline != nil
+            connection.output = output
+            connection.afterOutput = after == .readNext && stopDeadline != nil ? .close : after
             connection.writeDeadline = now + writeMilliseconds
             connection.wroteLastAt = now
             connection.phase = .writing
@@ -334,8 +325,8 @@ final class ConnectionLoop {
         Socket.closeDescriptor(listener)
         for connection in connections where !connection.isClosed {
             switch connection.phase {
-            case .reading: close(connection)
-            case .writing: connection.closesAfterOutput = true
+            case .reading, .discarding: close(connection)
+            case .writing: if connection.afterOutput == .readNext { connection.afterOutput = .close }
             case .handling: break
             }
         }
@@ -346,8 +337,7 @@ final class ConnectionLoop {
         for connection in connections where !connection.isClosed && connection.phase != .handling {
             close(connection)
         }
-        // Connections still with a worker: cut them off; the worker closes the socket when its
-        // handler returns (it finds the loop finished), unless its completion is already here.
+        // Connections still with a worker: cut off; the worker closes the socket (or its completion is here).
         for connection in handling.values { _ = shutdown(connection.descriptor, Int32(SHUT_RDWR)) }
         let late: [ServerRun.Completion] = serverRun.mailbox.withLock { mailbox in
             mailbox.isLoopFinished = true
@@ -386,9 +376,7 @@ final class ConnectionLoop {
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE:
-                // Out of descriptors: as at the slot limit, an idle connection or else the
-                // slowest sender gives its own up; when neither can, stop polling the listener
-                // for a while (no spinning) and serve the rest.
+                // Out of descriptors: make room as at the slot limit, else pause accepting (no spinning).
                 if makeRoom(now: now, atDescriptorLimit: true) { continue }
                 pauseAccepting(now: now)
                 return
@@ -445,16 +433,12 @@ final class ConnectionLoop {
 
     private func makeParser() -> HTTPRequestParser {
         HTTPRequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit,
-                          minimumBodyLimit: configuration.minimumBodyLimit)
+                          minimumBodyLimit: configuration.minimumBodyLimit, readsBodyOverLimitToLimit: configuration.readsBodyOverLimitToLimit)
     }
 
-    /// Frees a connection slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes
-    /// the longest-idle connection, else the one whose client has left its answer unread the
-    /// longest (200 ms at least), else answers 503 to the connection whose request has been
-    /// arriving the longest and closes it. Returns `false` when every connection is handling a
-    /// request, taking its answer, or has only just been accepted; the newcomer then waits
-    /// briefly, and a connection that comes back from a worker with requests pipelined is
-    /// answered 503 and closed for it (see `complete(_:_:now:)`).
+    /// Frees a slot (or, `atDescriptorLimit`, a descriptor) for a newcomer: closes the
+    /// longest-idle connection, else the one whose answer has gone unread longest (200 ms at
+    /// least), else answers 503 to the slowest sender and closes it. `false` when none qualifies.
     private func makeRoom(now: Int64, atDescriptorLimit: Bool = false) -> Bool {
         if closeLongestIdle(now: now) { return true }
         var stalled: Connection?
@@ -505,6 +489,7 @@ final class ConnectionLoop {
         case .handling: return
         case .writing: flush(connection, now: now)
         case .reading: readAvailable(connection, now: now)
+        case .discarding: discardAvailable(connection)
         }
     }
 
@@ -531,9 +516,8 @@ final class ConnectionLoop {
         processBuffered(connection, now: now)
     }
 
-    /// Acts on what the parser holds: dispatches a complete request, answers a malformed one,
-    /// sends `100 Continue` when asked; closes a connection whose client finished sending
-    /// without completing a request.
+    /// Acts on what the parser holds: dispatches a request, answers a malformed one, sends
+    /// `100 Continue` when asked; closes when the client finished without completing a request.
     private func processBuffered(_ connection: Connection, now: Int64) {
         guard connection.phase == .reading, !connection.isClosed else { return }
         switch connection.parser.nextRequest() {
@@ -569,17 +553,16 @@ final class ConnectionLoop {
     private func resumeReading(_ connection: Connection, now: Int64) {
         connection.phase = .reading
         connection.hasAnswered = true
-        connection.output = []
-        connection.outputOffset = 0
+        connection.output = PendingOutput([])
         connection.idleSince = now
         if connection.requestStartedAt == nil && connection.parser.hasPartialRequest { connection.requestStartedAt = now }
         processBuffered(connection, now: now)
     }
 
     private func respondAndClose(_ connection: Connection, _ error: HTTPParseError, now: Int64) {
-        connection.output = configuration.errorResponse(error).serialized(closing: true)
-        connection.outputOffset = 0
-        connection.closesAfterOutput = true
+        connection.output = PendingOutput([configuration.errorResponse(error).serialized(closing: true)])
+        // A body too large is left unread: the client may still be sending it.
+        connection.afterOutput = error.status == 413 ? .discardThenClose : .close
         connection.writeDeadline = now + writeMilliseconds
         connection.wroteLastAt = now
         connection.phase = .writing
@@ -587,18 +570,44 @@ final class ConnectionLoop {
     }
 
     private func flush(_ connection: Connection, now: Int64) {
-        switch Socket.sendAvailable(connection.descriptor, connection.output, from: connection.outputOffset) {
+        switch connection.output.send(to: connection.descriptor, through: &writeScratch) {
         case .complete:
-            if connection.closesAfterOutput || stopDeadline != nil {
-                close(connection)
-            } else {
+            connection.output = PendingOutput([])
+            if connection.afterOutput == .readNext && stopDeadline == nil {
                 resumeReading(connection, now: now)
+            } else {
+                finishAnswer(connection, connection.afterOutput, now: now)
             }
         case .partial(let sent):
-            connection.outputOffset += sent
             if sent > 0 { connection.wroteLastAt = now }
         case .failed:
             close(connection)
+        }
+    }
+
+    /// Closes a connection whose answer is written; after an unread body, first shuts its write
+    /// side and discards what the client still sends, so that it reads the answer, not a reset.
+    private func finishAnswer(_ connection: Connection, _ after: ServerRun.AfterAnswer, now: Int64) {
+        guard after == .discardThenClose, stopDeadline == nil else { return close(connection) }
+        _ = shutdown(connection.descriptor, Int32(SHUT_WR))
+        connection.phase = .discarding
+        connection.discardedBytes = 0
+        connection.idleSince = now
+        connection.writeDeadline = now + writeMilliseconds
+        discardAvailable(connection)
+    }
+
+    /// Drops what the client sends; closes at its end of input or past the server's body limit.
+    private func discardAvailable(_ connection: Connection) {
+        for _ in 0..<16 {
+            let received = readBuffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+            if received > 0 {
+                connection.discardedBytes += received
+                if connection.discardedBytes > configuration.limits.maxBodyBytes { return close(connection) }
+                continue
+            }
+            if received < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            return close(connection)
         }
     }
 

@@ -30,16 +30,16 @@ public struct HTTPParserLimits: Sendable, Equatable {
 
 /// An incremental HTTP/1.1 request parser over the bytes of one connection.
 ///
-/// Feed it bytes as they arrive with ``append(_:)``, then call ``nextRequest()`` until it says
-/// `.incomplete`. It handles pipelining (several requests in one read), `Content-Length` and
-/// chunked bodies, and refuses anything ambiguous (both framings, differing lengths, bare LF
-/// line ends, folded headers, header text that is not UTF-8) with an ``HTTPParseError`` whose
-/// status the server answers before closing. Work is linear in the bytes received: the header
-/// terminator search and the chunk decoder resume where they stopped.
+/// Feed it bytes with ``append(_:)``, then call ``nextRequest()`` until it says `.incomplete`.
+/// It handles pipelining, `Content-Length` and chunked bodies, and refuses anything ambiguous
+/// (both framings, differing lengths, bare LF, folded headers, non-UTF-8 header text) with an
+/// ``HTTPParseError``. Work is linear in the bytes received (the scans resume where they stopped).
 ///
 /// With a `bodyLimit` hook, a request whose body is announced over the limit the hook sets (or
-/// whose chunked body grows past it) is returned at once without its body, flagged
-/// ``HTTPRequest/isBodyOverLimit``; the parser is then spent: it ignores what follows.
+/// whose chunked body grows past it) is returned without its body, flagged
+/// ``HTTPRequest/isBodyOverLimit``: at once, or with `readsBodyOverLimitToLimit` once that many
+/// body bytes have arrived (counted and dropped, never held). The parser is then spent: it
+/// ignores what follows.
 package struct HTTPRequestParser: Sendable {
     /// What ``nextRequest()`` found.
     package enum Outcome {
@@ -76,6 +76,9 @@ package struct HTTPRequestParser: Sendable {
     package let limits: HTTPParserLimits
     private let bodyLimit: (@Sendable (HTTPRequest) -> Int?)?
     private let minimumBodyLimit: Int
+    private let readsBodyOverLimitToLimit: Bool
+    /// A body announced over its limit, dropped as it arrives: its head and the bytes still due up to the limit.
+    private var discarding: (head: Head, remaining: Int)?
     /// A request was handed over without its body: nothing after it is read.
     private var isSpent = false
     private var buffer: [UInt8] = []
@@ -87,27 +90,33 @@ package struct HTTPRequestParser: Sendable {
 
     /// A parser enforcing `limits`, and the per-request body limit of `bodyLimit` when given,
     /// asked about chunked bodies and bodies announced over `minimumBodyLimit` (see
-    /// ``HTTPServer/Configuration/bodyLimit``).
-    package init(limits: HTTPParserLimits, bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0) {
+    /// ``HTTPServer/Configuration/bodyLimit`` and ``HTTPServer/Configuration/readsBodyOverLimitToLimit``).
+    package init(limits: HTTPParserLimits, bodyLimit: (@Sendable (HTTPRequest) -> Int?)? = nil, minimumBodyLimit: Int = 0,
+                 readsBodyOverLimitToLimit: Bool = false) {
         self.limits = limits
         self.bodyLimit = bodyLimit
         self.minimumBodyLimit = minimumBodyLimit
+        self.readsBodyOverLimitToLimit = readsBodyOverLimitToLimit
     }
 
-    /// Whether bytes of an unfinished request are buffered.
-    package var hasPartialRequest: Bool { !buffer.isEmpty }
+    /// Whether bytes of an unfinished request are buffered (or being dropped).
+    package var hasPartialRequest: Bool { !buffer.isEmpty || discarding != nil }
 
     /// Whether the buffered request's header section is complete and its body is still due.
-    package var isReceivingBody: Bool { head != nil }
+    package var isReceivingBody: Bool { head != nil || discarding != nil }
 
     /// Adds received bytes.
     package mutating func append(_ bytes: [UInt8]) {
-        if !isSpent { buffer.append(contentsOf: bytes) }
+        append(bytes[...])
     }
 
     /// Adds received bytes: the filled part of a receive buffer.
     package mutating func append(_ bytes: ArraySlice<UInt8>) {
-        if !isSpent { buffer.append(contentsOf: bytes) }
+        if let due = discarding?.remaining {
+            discarding?.remaining = max(0, due - bytes.count)
+        } else if !isSpent {
+            buffer.append(contentsOf: bytes)
+        }
     }
 
     /// Clears the 100-continue request after the server answered it.
@@ -116,10 +125,18 @@ package struct HTTPRequestParser: Sendable {
     /// The next complete request, `.incomplete`, or a failure (after which the parser is spent).
     package mutating func nextRequest() -> Outcome {
         if isSpent { return .incomplete }
+        if let discarding { return discarding.remaining > 0 ? .incomplete : .request(handOverUnread(discarding.head)) }
         do throws(HTTPParseError) {
             if head == nil {
                 guard var parsed = try parseHead() else { return .incomplete }
-                if try !admitsBody(of: &parsed) { return .request(handOverUnread(parsed)) }
+                if try !admitsBody(of: &parsed) {
+                    // A client waiting for `100 Continue` sends nothing more: answer it now.
+                    guard readsBodyOverLimitToLimit && parsed.headers["Expect"] == nil else { return .request(handOverUnread(parsed)) }
+                    discarding = (parsed, max(0, parsed.maxBodyBytes - (buffer.count - parsed.bodyStart)))
+                    buffer = []
+                    scanOffset = 0
+                    return nextRequest()
+                }
                 head = parsed
                 if parsed.chunked { chunkState = ChunkState(cursor: parsed.bodyStart) }
                 if let expectation = parsed.headers["Expect"] {
@@ -162,8 +179,7 @@ package struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// Sets the head's body limit; returns `false` when its announced body is over a
-    /// per-request limit (to be handed over unread).
+    /// Sets the head's body limit; `false` when its announced body is over a per-request limit.
     /// - Throws: 413 when the body is announced over ``limits`` and no per-request limit is set.
     private func admitsBody(of head: inout Head) throws(HTTPParseError) -> Bool {
         head.maxBodyBytes = limits.maxBodyBytes
@@ -182,6 +198,7 @@ package struct HTTPRequestParser: Sendable {
     /// The request of `head` without its body, flagged; the parser is spent afterwards.
     private mutating func handOverUnread(_ head: Head) -> HTTPRequest {
         isSpent = true
+        discarding = nil
         buffer = []
         scanOffset = 0
         self.head = nil
@@ -365,8 +382,7 @@ package struct HTTPRequestParser: Sendable {
 
     // MARK: Chunked bodies
 
-    /// Decodes as many chunks as are buffered; returns the body and the bytes consumed once the
-    /// last chunk and trailers are in.
+    /// Decodes the buffered chunks; the body and the bytes consumed once the last chunk and trailers are in.
     private mutating func decodeChunks(limit: Int) throws(HTTPParseError) -> ([UInt8], Int)? {
         guard var state = chunkState else { return nil }
         defer { chunkState = state }
@@ -408,6 +424,11 @@ package struct HTTPRequestParser: Sendable {
             }
             state.body.append(contentsOf: buffer[dataStart..<(dataStart + size)])
             state.cursor = dataStart + size + 2
+            // Decoded bytes are kept once: drop their raw form (and the head) from the buffer.
+            if state.cursor >= 64 * 1024 {
+                buffer.removeSubrange(0..<state.cursor)
+                state.cursor = 0
+            }
         }
     }
 

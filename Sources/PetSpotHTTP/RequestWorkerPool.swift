@@ -3,15 +3,9 @@ import PetSpotConcurrency
 
 /// The threads that run request handlers for an ``HTTPServer``.
 ///
-/// A handler may block (the mock's injected delays sleep in it), so the pool is elastic: a job
-/// goes to an idle thread when there is one, else to a new thread while fewer than
-/// `maximumThreads` exist, else it waits in a FIFO queue for the next thread to finish.
-/// Threads beyond `minimumThreads` end after `idleLifetime` seconds without work. Idle threads
-/// are reused last-in first-out, so the threads that stay warm are the ones that get the work
-/// and the surplus ages out.
-///
-/// Each thread waits on its own mailbox, so handing a job over wakes exactly one thread. All
-/// shared state is in `Locked` values; the pool itself is immutable.
+/// Elastic, as a handler may block: a job goes to an idle thread (last-in first-out, so the
+/// surplus ages out after `idleLifetime`), else to a new one up to `maximumThreads`, else waits
+/// in a FIFO queue. Each thread waits on its own `Locked` mailbox, so a hand-over wakes one thread.
 final class RequestWorkerPool<Job: Sendable>: Sendable {
     /// One pool thread's mailbox: the job handed to it, or the order to end.
     private final class Worker: Sendable {

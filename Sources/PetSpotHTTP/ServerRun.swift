@@ -9,23 +9,13 @@ import Foundation
 import PetSpotConcurrency
 
 /// One start-to-stop life of an ``HTTPServer``: the I/O thread (a ``ConnectionLoop``), the
-/// worker pool that runs the handler, and the mailbox through which workers and ``stop(grace:)``
-/// talk to the I/O thread.
+/// worker pool that runs the handler, and the mailbox through which both talk.
 ///
-/// Ownership of a connection moves with its request: the I/O thread owns the socket and the
-/// parser while reading and writing, hands both to a worker with a ``Job`` (and stops polling
-/// the socket), and gets them back, by value, with the worker's ``Completion``. So no socket or
-/// parser is ever used by two threads at once, and the only shared state is the mailbox (a
-/// `Locked` value) and the pool.
-///
-/// A worker that has answered a keep-alive request lingers on the socket for at most
-/// ``lingerMilliseconds`` (never extended by what arrives) and handles the next request itself
-/// when it is complete by then; this spares a busy client two thread hand-offs per request.
-/// Anything slower goes back to the I/O thread, with the time its first byte arrived, so the
-/// deadlines still count from there.
+/// Invariant: a connection's socket and parser belong to one thread at a time. The I/O thread
+/// hands both to a worker with a ``Job`` (and stops polling the socket) and gets them back, by
+/// value, with the worker's ``Completion``; the only shared state is the mailbox and the pool.
 final class ServerRun: Sendable {
-    /// A complete request for a worker, with the connection's parser (holding any bytes that
-    /// followed the request).
+    /// A complete request for a worker, with the connection's parser (holding what followed it).
     struct Job: Sendable {
         var connectionID: UInt64
         var descriptor: Int32
@@ -44,14 +34,22 @@ final class ServerRun: Sendable {
         var peerFinished: Bool
     }
 
+    /// What follows an answer once it is written.
+    enum AfterAnswer: Sendable {
+        case readNext
+        case close
+        /// The request's body was left unread: discard what the client still sends, then close.
+        case discardThenClose
+    }
+
     /// What a worker did with a job.
     struct Completion: Sendable {
         enum Outcome: Sendable {
-            /// Done with the connection: answered with `Connection: close`, or dropped (the
-            /// handler threw or the client vanished).
-            case close
-            /// `bytes[offset...]` could not be written without waiting; then close or read on.
-            case write(bytes: [UInt8], offset: Int, closesAfter: Bool, state: ReadingState)
+            /// Done with the connection: dropped (the handler threw or the client vanished) or
+            /// answered whole, then `after` (never `.readNext`).
+            case close(after: AfterAnswer)
+            /// The answer's rest could not be written without waiting.
+            case write(PendingOutput, then: AfterAnswer, state: ReadingState)
             /// The response is written and the connection stays open.
             case read(ReadingState)
         }
@@ -72,8 +70,7 @@ final class ServerRun: Sendable {
         var isLoopFinished = false
         /// Published by the I/O thread for ``HTTPServer/openConnectionCount``.
         var openConnections = 0
-        /// Published by the I/O thread: clients accepted at the connection limit wait for a slot,
-        /// so workers hand back connections with pipelined requests (which may then make room).
+        /// Published by the I/O thread: newcomers wait for a slot, so workers hand back pipelining connections.
         var isSlotWanted = false
 
         /// Makes the I/O thread's `poll` return, unless a wake-up is already pending.
@@ -89,8 +86,7 @@ final class ServerRun: Sendable {
     static let lingerMilliseconds: Int64 = 5
 
     let mailbox: Locked<Mailbox>
-    /// The wake pipe: workers write a byte (inside the mailbox lock, and only while the loop
-    /// runs), the I/O thread polls the read end. The loop closes both once it has finished.
+    /// Workers write a byte (under the mailbox lock, while the loop runs); the loop polls and closes it.
     let wakePipe: (read: Int32, write: Int32)
     let pool: RequestWorkerPool<Job>
 
@@ -119,8 +115,7 @@ final class ServerRun: Sendable {
     /// The number of open connections, as the I/O thread last published it.
     var openConnectionCount: Int { mailbox.withLock { $0.openConnections } }
 
-    /// Asks the I/O thread to stop and waits until it has ended (it ends at the latest `grace`
-    /// seconds after the request, closing whatever is still open).
+    /// Asks the I/O thread to stop and waits until it has ended (at most `grace` seconds later).
     func stop(grace: Double) {
         let graceMilliseconds = Int64((grace.isFinite ? max(0, min(grace, 3600)) : 0) * 1000)
         let wakeDescriptor = wakePipe.write
@@ -135,15 +130,10 @@ final class ServerRun: Sendable {
 }
 
 /// What a pool thread does with a ``ServerRun/Job``: runs the handler, writes what the socket
-/// takes without waiting, serves follow-up requests that are already complete or arrive within
-/// the linger time, and hands the connection back to the I/O thread.
-///
-/// A pipelined request is served here only while no other connection's request waits for a
-/// thread and no new client waits for a connection slot; otherwise the connection goes back to
-/// the I/O thread, which queues its next request behind the others (so a client pipelining
-/// thousands of requests takes its turn like the rest) or closes it to make room. An answer the
-/// socket does not take whole goes to the I/O thread too, and no further request of that
-/// connection is served until it is written.
+/// takes without waiting, serves follow-up requests complete within ``ServerRun/lingerMilliseconds``,
+/// and hands the connection back to the I/O thread. A pipelined request is served here only while
+/// no other request waits for a thread and no newcomer for a slot (so a pipelining client takes
+/// turns with the rest); an answer the socket does not take whole goes back unwritten.
 struct RequestWorker: Sendable {
     let handler: HTTPServer.Handler
     let errorResponse: @Sendable (HTTPParseError) -> HTTPResponse
@@ -157,29 +147,31 @@ struct RequestWorker: Sendable {
         var peerFinished = job.peerFinished
         var requestStartedAt: Int64?
         var receiveBuffer: [UInt8] = []
+        var scratch: [UInt8] = []
         func finish(_ outcome: ServerRun.Completion.Outcome) {
             handBack(ServerRun.Completion(connectionID: job.connectionID, descriptor: descriptor, outcome: outcome))
         }
         while true {
             // A body over the request's limit was not read: the rest of the input is not a request.
-            let closing = !request.keepsConnectionAlive || request.isBodyOverLimit || isStopping
+            let after: ServerRun.AfterAnswer = request.isBodyOverLimit ? .discardThenClose
+                : !request.keepsConnectionAlive || isStopping ? .close : .readNext
             let response: HTTPResponse
             do {
                 response = try handler(request)
             } catch {
-                return finish(.close)
+                return finish(.close(after: .close))
             }
-            let bytes = response.serialized(closing: closing, includeBody: request.method != "HEAD")
-            let sent = Socket.sendAvailable(descriptor, bytes)
+            var output = PendingOutput(response.wireParts(closing: after != .readNext, includeBody: request.method != "HEAD"))
+            let sent = output.send(to: descriptor, through: &scratch)
             let answeredAt = Socket.monotonicMilliseconds()
             func state() -> ServerRun.ReadingState {
                 ServerRun.ReadingState(parser: parser, requestStartedAt: requestStartedAt, idleSince: answeredAt,
                                        peerFinished: peerFinished)
             }
             switch sent {
-            case .failed: return finish(.close)
-            case .partial(let offset): return finish(.write(bytes: bytes, offset: offset, closesAfter: closing, state: state()))
-            case .complete: if closing { return finish(.close) }
+            case .failed: return finish(.close(after: .close))
+            case .partial: return finish(.write(output, then: after, state: state()))
+            case .complete: if after != .readNext { return finish(.close(after: after)) }
             }
             // The next request: already buffered (pipelined), or arriving within the linger time.
             requestStartedAt = parser.hasPartialRequest ? answeredAt : nil
@@ -192,12 +184,12 @@ struct RequestWorker: Sendable {
                     next = complete
                     continue
                 case .failure(let error):
-                    let answer = errorResponse(error).serialized(closing: true)
-                    switch Socket.sendAvailable(descriptor, answer) {
-                    case .partial(let offset):
-                        return finish(.write(bytes: answer, offset: offset, closesAfter: true, state: state()))
-                    case .complete, .failed:
-                        return finish(.close)
+                    var answer = PendingOutput([errorResponse(error).serialized(closing: true)])
+                    let after: ServerRun.AfterAnswer = error.status == 413 ? .discardThenClose : .close
+                    switch answer.send(to: descriptor, through: &scratch) {
+                    case .partial: return finish(.write(answer, then: after, state: state()))
+                    case .complete: return finish(.close(after: after))
+                    case .failed: return finish(.close(after: .close))
                     }
                 case .incomplete:
                     break
@@ -218,7 +210,7 @@ struct RequestWorker: Sendable {
                 case .nothing:
                     break
                 case .failed:
-                    return finish(.close)
+                    return finish(.close(after: .close))
                 }
             }
             if let next { request = next }
@@ -264,5 +256,58 @@ struct RequestWorker: Sendable {
             return false
         }
         if isOrphaned { Socket.closeDescriptor(completion.descriptor) }
+    }
+}
+
+/// An answer being written: its wire parts (the head, then the body's parts, never joined),
+/// sent from a position as the socket takes them. Runs of parts under 64 KiB are gathered into
+/// one `send` through a scratch buffer the caller owns.
+struct PendingOutput: Sendable {
+    static let gatherBytes = 64 * 1024
+    private let parts: [[UInt8]]
+    private var index = 0
+    private var offset = 0
+
+    init(_ parts: [[UInt8]]) { self.parts = parts }
+
+    /// Writes what the socket takes without waiting; `.partial` tells the bytes this call sent.
+    mutating func send(to descriptor: Int32, through scratch: inout [UInt8]) -> Socket.SendOutcome {
+        var sent = 0
+        while true {
+            while index < parts.count && offset == parts[index].count { (index, offset) = (index + 1, 0) }
+            guard index < parts.count else { return .complete }
+            let (attempted, outcome): (Int, Socket.SendOutcome)
+            if parts[index].count - offset >= Self.gatherBytes || index == parts.count - 1 {
+                (attempted, outcome) = (parts[index].count - offset, Socket.sendAvailable(descriptor, parts[index], from: offset))
+            } else {
+                scratch.removeAll(keepingCapacity: true)
+                var (part, from) = (index, offset)
+                while part < parts.count && scratch.count < Self.gatherBytes {
+                    let end = min(parts[part].count, from + Self.gatherBytes - scratch.count)
+                    scratch.append(contentsOf: parts[part][from..<end])
+                    (part, from) = end == parts[part].count ? (part + 1, 0) : (part, end)
+                }
+                (attempted, outcome) = (scratch.count, Socket.sendAvailable(descriptor, scratch))
+            }
+            switch outcome {
+            case .complete:
+                advance(by: attempted)
+                sent += attempted
+            case .partial(let count):
+                advance(by: count)
+                return .partial(sent + count)
+            case .failed:
+                return outcome
+            }
+        }
+    }
+
+    private mutating func advance(by count: Int) {
+        var count = count
+        while count > 0 {
+            let left = parts[index].count - offset
+            if count < left { return offset += count }
+            (count, index, offset) = (count - left, index + 1, 0)
+        }
     }
 }

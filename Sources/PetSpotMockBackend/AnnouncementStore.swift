@@ -15,13 +15,30 @@ struct StoredAnnouncement: Sendable {
     let id: String
     let sequence: Int
     /// The public representation (what details and list answer), keys in the documented order.
-    var representation: JSONObject
+    var representation: JSONObject {
+        didSet { serializedRepresentation = JSONValue.object(representation).serializedBytes() }
+    }
+    /// ``representation`` serialised, always in step with it: list answers are made of these
+    /// arrays, shared rather than copied (see ``MockResponses/jsonList(_:)``).
+    private(set) var serializedRepresentation: [UInt8]
     var password: SaltedPasswordHash
     /// The key under which the microchip number is unique, if one was given.
     let microchipKey: String?
     var photo: StoredPhoto?
     /// The name of its file under `/images` (`{id}.{ext}`), once a photo was uploaded.
     var photoFileName: String?
+
+    init(id: String, sequence: Int, representation: JSONObject, password: SaltedPasswordHash, microchipKey: String?,
+         photo: StoredPhoto?, photoFileName: String? = nil) {
+        self.id = id
+        self.sequence = sequence
+        self.representation = representation
+        self.serializedRepresentation = JSONValue.object(representation).serializedBytes()
+        self.password = password
+        self.microchipKey = microchipKey
+        self.photo = photo
+        self.photoFileName = photoFileName
+    }
 }
 
 /// The in-memory announcement store and the `/images` files: every operation holds one lock, so

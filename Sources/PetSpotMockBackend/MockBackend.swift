@@ -169,7 +169,7 @@ public final class MockBackend: Sendable {
             response.headers.set("Content-Type", "text/plain; charset=utf-8")
         }
         if response.status >= 200 && response.status != 204 && response.status != 304 {
-            response.headers.add("Content-Length", String(response.body.count))
+            response.headers.add("Content-Length", String(response.bodyLength))
         }
         return request.method == "HEAD" ? response.forHeadRequest() : response
     }
@@ -535,9 +535,7 @@ public final class MockBackend: Sendable {
     }
 
     private func listResponse(_ announcements: [StoredAnnouncement]) -> HTTPResponse {
-        MockResponses.json(status: 200, .object(JSONObject([
-            (key: "data", value: .array(announcements.map { .object($0.representation) })),
-        ])))
+        MockResponses.jsonList(announcements.map(\.serializedRepresentation))
     }
 
     /// A stored coordinate (a number, or a string under the `echo-numbers-as-strings` defect).

@@ -34,4 +34,19 @@ enum MockResponses {
     static func json(status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: value.serializedBytes())
     }
+
+    /// 200 `{"data":[row,...]}` from rows already serialised, as ``json(status:_:)`` writes it;
+    /// the body's parts are the rows themselves, so an answer costs no copy of them.
+    static func jsonList(_ rows: [[UInt8]]) -> HTTPResponse {
+        var parts = [Array(#"{"data":["#.utf8)]
+        parts.reserveCapacity(2 * rows.count + 1)
+        for (index, row) in rows.enumerated() {
+            if index > 0 { parts.append(comma) }
+            parts.append(row)
+        }
+        parts.append(Array("]}".utf8))
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], bodyParts: parts)
+    }
+
+    private static let comma = Array(",".utf8)
 }

@@ -82,11 +82,14 @@ public final class MockHTTPServer: Sendable {
                                   defects: options.defects, changes: options.changes, clock: clock, sampleRows: options.sampleRows)
         self.backend = backend
         self.options = options
-        let configuration = HTTPServer.Configuration(
+        var configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, maxConnections: options.maxConnections,
             headerTimeout: options.headerTimeout, requestTimeout: options.requestTimeout, idleTimeout: options.idleTimeout,
             errorResponse: MockHTTPServer.envelope(for:), bodyLimit: { head in backend.maxBodyBytes(forHead: head) },
             minimumBodyLimit: RequestBodyReader.maxJSONBodyBytes)
+        // Production (Express, multer) reads a body over its limit before it answers; strict
+        // answers from the header section. Both then drain what the client still sends.
+        configuration.readsBodyOverLimitToLimit = options.profile == .production
         server = HTTPServer(configuration: configuration) { request throws(MockTransportError) in
             try backend.handle(request)
         }

@@ -125,6 +125,71 @@ struct MockProcessTests {
         #expect(try announcer.readResponse()?.status == 413)
     }
 
+    @Test("150 clients that request a large list and never read it: every probe is answered, and memory stays near a normal run's")
+    func unreadListAnswers() throws {
+        allowManyOpenFiles()
+        let (child, port) = try startMock([])
+        defer { child.send(SIGTERM) }
+        // 200 announcements with photos and 20 KB descriptions: a list answer of about 4 MB.
+        let filler = try RawHTTPConnection(port: port, timeout: 30)
+        let description = String(repeating: "d", count: 20_000)
+        let photo = Array("--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n\r\n".utf8)
+            + [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 40) + Array("\r\n--b--\r\n".utf8)
+        var someID = ""
+        for index in 0..<200 {
+            let create = #"{"species":"DOG","sex":"MALE","lastSeenDate":"2025-06-01","status":"MISSING","locationLatitude":52.2,"#
+                + #""locationLongitude":21.0,"email":"owner@example.com","petName":"Pet \#(index)","description":"\#(description)"}"#
+            let created = try #require(try filler.send(HTTPRequest(method: "POST", target: "/api/v1/announcements",
+                                                                   headers: ["Content-Type": "application/json"], body: Array(create.utf8))))
+            let answer = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any]
+            let id = try #require(answer?["id"] as? String), password = try #require(answer?["managementPassword"] as? String)
+            let credentials = "Basic " + Data("\(id):\(password)".utf8).base64EncodedString()
+            let uploaded = try filler.send(HTTPRequest(method: "POST", target: "/api/v1/announcements/\(id)/photos", headers: [
+                "Content-Type": "multipart/form-data; boundary=b", "Authorization": credentials,
+            ], body: photo))
+            #expect(uploaded?.status == 201)
+            someID = id
+        }
+        // A normal run: one client reads the list. Its peak memory is the baseline.
+        let answerSize = try #require(try filler.send(HTTPRequest(method: "GET", target: "/api/v1/announcements"))?.body.count)
+        #expect(answerSize > 4_000_000)
+        let baseline = Self.peakResidentBytes(of: child.pid)
+        // 150 clients request the list and never read; meanwhile health probes and a small
+        // request are answered, every one.
+        var hostile: [Int32] = []
+        defer { for descriptor in hostile { Socket.closeDescriptor(descriptor) } }
+        for _ in 0..<150 {
+            let descriptor = try #require(LoopbackClient.connect(port: port))
+            hostile.append(descriptor)
+            _ = Socket.sendAvailable(descriptor, Array("GET /api/v1/announcements HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        }
+        var answered = 0
+        for index in 0..<18 {
+            let target = index == 9 ? "/api/v1/announcements/\(someID)" : "/api/health"
+            if (try? RawHTTPConnection(port: port, timeout: 10).send(HTTPRequest(method: "GET", target: target)))??.status == 200 {
+                answered += 1
+            }
+        }
+        #expect(answered == 18, "\(answered) of 18 probes answered while 150 clients held unread list answers")
+        // Each list answer was started (the client has bytes to read), then left unread.
+        var started = 0
+        for descriptor in hostile where Socket.wait(descriptor, events: Int16(POLLIN), timeoutMilliseconds: 60_000) { started += 1 }
+        #expect(started == 150, "\(started) of 150 list answers started")
+        // The unread answers share the stored rows: no copy of the answer per client.
+        if let baseline, let peak = Self.peakResidentBytes(of: child.pid) {
+            #expect(peak <= baseline + 4 * answerSize, "peak \(peak) bytes; a normal run's \(baseline), answers of \(answerSize)")
+        }
+    }
+
+    /// The peak resident memory of process `pid` (`VmHWM`), or `nil` where `/proc` does not tell.
+    private static func peakResidentBytes(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
     @Test("every status the HTTP layer answers on its own has its reason phrase and its own error code")
     func protocolErrorStatuses() throws {
         let (child, port) = try startMock(["--max-connections", "1", "--header-timeout", "0.3", "--faults", "delay=700ms:1"])

@@ -7,6 +7,7 @@ import Darwin
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
+import PetSpotProcess
 import Testing
 
 // The adapters' historic builds (`--release`), their declared protocol version (`--protocol`)
@@ -15,73 +16,34 @@ import Testing
 
 /// An adapter run over questions it reads from a file: nothing is written to a pipe, so an
 /// adapter that dies early cannot take the test process with it. Its standard output and error
-/// are read on threads of their own; it is stopped after `limit` seconds.
+/// are collected as it writes them; it is stopped after `limit` seconds.
 final class FileFedAdapter: Sendable {
-    private let process = Process()
+    private let child: ChildProcess
     private let questionFile: URL
-    private let output = Locked(Data())
-    private let errors = Locked(Data())
-    private let readers = DispatchGroup()
+    private let limit: Double
 
     init(_ command: [String], questions: [JSONObject], limit: Double = 90) throws {
         questionFile = FileManager.default.temporaryDirectory.appendingPathComponent("questions-\(UUID().uuidString).jsonl")
         let text = questions.map { JSONValue.object($0).serialized() + "\n" }.joined()
         try Data(text.utf8).write(to: questionFile)
-        let input = try FileHandle(forReadingFrom: questionFile)
-        let standardOutput = Pipe(), standardError = Pipe()
-        for handle in [input, standardOutput.fileHandleForReading, standardOutput.fileHandleForWriting,
-                       standardError.fileHandleForReading, standardError.fileHandleForWriting] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardInput = input
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-        try process.run()
-        try? input.close()
-        for (pipe, sink) in [(standardOutput, output), (standardError, errors)] {
-            let reader = pipe.fileHandleForReading
-            readers.enter()
-            Thread.detachNewThread { [readers] in
-                while true {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    sink.withLock { $0.append(chunk) }
-                }
-                readers.leave()
-            }
-        }
-        let process = self.process
-        Thread.detachNewThread {
-            let deadline = Date(timeIntervalSinceNow: limit)
-            while process.isRunning {
-                if Date() >= deadline {
-                    process.terminate()
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        self.limit = limit
+        child = try ChildProcess(command[0], Array(command.dropFirst()), input: .file(questionFile.path))
     }
 
+    deinit { try? FileManager.default.removeItem(at: questionFile) }
+
     /// Whether the adapter is still running.
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
-    /// What the adapter has written on standard output so far.
-    private var outputSoFar: String { String(decoding: output.withLock { $0 }, as: UTF8.self) }
-
-    /// Waits for the adapter to exit and its output to end.
+    /// Waits for the adapter to exit (at most `limit` seconds, then it is stopped) and its output to end.
     func finish() async -> AdapterTranscript {
-        let process = self.process, readers = self.readers
-        await onOwnThread {
-            process.waitUntilExit()
-            readers.wait()
-        }
+        let child = self.child, limit = self.limit
+        let exit = await onOwnThread { child.waitForExit(timeout: limit) ?? child.terminate() }
         try? FileManager.default.removeItem(at: questionFile)
         return AdapterTranscript(
-            status: process.terminationStatus, lines: outputSoFar.split(separator: "\n").map(String.init),
-            standardError: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+            status: exit?.code ?? -1,
+            lines: String(decoding: child.collectedOutput(waitingUpTo: 5), as: UTF8.self).split(separator: "\n").map(String.init),
+            standardError: String(decoding: child.collectedError(waitingUpTo: 5), as: UTF8.self))
     }
 }
 

@@ -88,6 +88,11 @@ let package = Package(
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
+        // Releases in the field: the release file, what a backend's rules tell apart, the Pact export.
+        .target(
+            name: "PetSpotReleases",
+            dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend"]
+        ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
         .target(
             name: "PetSpotOpenAPI",
@@ -188,6 +193,7 @@ let package = Package(
             name: "PetSpotSchemaTests",
             dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
+        .testTarget(name: "PetSpotReleasesTests", dependencies: ["PetSpotReleases", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit"]),
         .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotCLI", "PetSpotRunner"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,114 @@
+import Foundation
+import PetSpotJSON
+import PetSpotModel
+import Testing
+
+@testable import PetSpotReleases
+
+@Suite("Payload classes")
+struct PayloadClassTests {
+    let clock = Date(timeIntervalSince1970: 1_795_348_800)  // 2026-11-22T12:00:00Z
+
+    func valueClass(_ value: JSONValue, _ key: String) -> String { PayloadClass.valueClass(value, key: key, clock: clock) }
+
+    @Test("each bound of a rule is a class of its own, and each interval between bounds")
+    func bounds() {
+        #expect(["<1", "1", "1-40", "40", ">40"] == [0, 1, 3, 40, 41].map { PayloadClass.bucket($0, bounds: [1, 40]) })
+        #expect(valueClass(40, "age") == "int:40")
+        #expect(valueClass(39, "age") == valueClass(2, "age"))
+        #expect(valueClass(0, "locationLatitude") == "int:0")
+        #expect(valueClass(0.0, "locationLatitude") == "fraction:0" || valueClass(0.0, "locationLatitude") == "int:0")
+        #expect(valueClass(-90, "locationLatitude") == "int:-90")
+        #expect(valueClass(45.5, "locationLatitude") == "fraction:0-90")
+        #expect(valueClass(1.5, "age") == "fraction:1-40")
+    }
+
+    @Test("texts: empty, blank, padded, non-ASCII, multi-scalar, and length against the field's limits")
+    func texts() {
+        #expect(valueClass("", "breed") == "empty")
+        #expect(valueClass(" \u{00A0}", "breed") == "blank")
+        #expect(valueClass(" Beagle", "breed") == "padded/ascii/length:1-9")
+        #expect(valueClass(.string(String(repeating: "x", count: 500)), "description") == "ascii/length:500")
+        #expect(valueClass(.string(String(repeating: "x", count: 499)), "description") == "ascii/length:<500")
+        #expect(valueClass(.string(String(repeating: "👨‍👩‍👧", count: 500)), "description") == "unicode/multi-scalar/length:500")
+        #expect(valueClass("123456789012345", "microchipNumber") == "ascii/length:15")
+        #expect(valueClass("1234567890123456", "microchipNumber") == "ascii/length:>15")
+        #expect(valueClass("+48600700800", "phone") == "ascii/length:10-99/digits:11/plus")
+        #expect(valueClass("a@b.c", "email") == "ascii/length:<254/pattern")
+        #expect(valueClass("a@b", "email") == "ascii/length:<254/not-pattern")
+        #expect(valueClass("MISSING", "status") == "'MISSING'")
+        #expect(valueClass("DOG", "species") == "'DOG'")
+        #expect(valueClass(.null, "breed") == "null")
+        #expect(valueClass(3, "breed") == "int:>0")
+    }
+
+    @Test("the date against the UTC day of the report's own clock")
+    func dates() {
+        #expect(valueClass("2026-11-22", "lastSeenDate") == "utc-today")
+        #expect(valueClass("2026-11-21", "lastSeenDate") == "utc-yesterday")
+        #expect(valueClass("2025-01-01", "lastSeenDate") == "earlier")
+        #expect(valueClass("2026-11-23", "lastSeenDate") == "after-utc-today")
+        #expect(valueClass("2025-02-30", "lastSeenDate") == "not-a-date")
+        #expect(valueClass("22/11/2026", "lastSeenDate") == "not-a-date")
+        #expect(valueClass("2026-1-2", "lastSeenDate") == "not-yyyy-mm-dd")
+    }
+
+    @Test("a payload's class is its flow and its keys with their classes, in key order")
+    func payloads() throws {
+        let one = try #require((["status": "MISSING", "age": 3, "species": "DOG"] as JSONValue).objectValue)
+        let two = try #require((["species": "DOG", "age": 7, "status": "MISSING"] as JSONValue).objectValue)
+        #expect(PayloadClass.of(one, flow: .missing, clock: clock) == "missing age=int:1-40 species='DOG' status='MISSING'")
+        #expect(PayloadClass.of(one, flow: .missing, clock: clock) == PayloadClass.of(two, flow: .missing, clock: clock))
+        #expect(PayloadClass.of(one, flow: .missing, clock: clock) != PayloadClass.of(one, flow: .found, clock: clock))
+        var without = one
+        without["age"] = nil
+        #expect(PayloadClass.of(one, flow: .missing, clock: clock) != PayloadClass.of(without, flow: .missing, clock: clock))
+    }
+
+    @Test("the email class follows the backend's pattern, not the app's")
+    func backendEmail() {
+        #expect(PayloadClass.backendEmailMatches("a@b.c"))
+        #expect(PayloadClass.backendEmailMatches("a@b.c."))
+        #expect(PayloadClass.backendEmailMatches("ü@b.c"))
+        #expect(!PayloadClass.backendEmailMatches("a@.c"))
+        #expect(!PayloadClass.backendEmailMatches("a@b."))
+        #expect(!PayloadClass.backendEmailMatches("a b@c.d"))
+        #expect(!PayloadClass.backendEmailMatches("a@b@c.d"))
+        #expect(!PayloadClass.backendEmailMatches(String(repeating: "a", count: 250) + "@b.cd"))
+    }
+}
+
+@Suite("Pact export")
+struct PactExportTests {
+    @Test("one interaction per create, matching rules for what varies, the refusal as recorded")
+    func document() throws {
+        let pact = PactExport.document(of: sampleRelease(), consumer: "PetSpot iOS")
+        #expect(pact["consumer"]?["name"] == "PetSpot iOS")
+        #expect(pact["provider"]?["name"] == "PetSpot backend")
+        #expect(pact["metadata"]?["pactSpecification"]?["version"] == "4.0")
+        #expect(pact["metadata"]?["petspot"]?["release"] == "1.4")
+        let interactions = try #require(pact["interactions"]?.arrayValue)
+        #expect(interactions.count == 3)  // two reports, one submission's create; the upload is left out
+        #expect(interactions.compactMap { $0["key"]?.stringValue } == ["missing-1", "missing-2", "submission-1"])
+        let accepted = interactions[0]
+        #expect(accepted["type"] == "Synchronous/HTTP")
+        #expect(accepted["request"]?["path"] == "/api/v1/announcements")
+        #expect(accepted["response"]?["status"] == 201)
+        #expect(accepted["response"]?["body"]?["content"]?["status"] == "MISSING")
+        #expect(accepted["response"]?["matchingRules"]?["body"]?["$.managementPassword"]?["matchers"]?[0]?["regex"] == "^[0-9]{6}$")
+        let refused = interactions[1]
+        #expect(refused["response"]?["status"] == 400)
+        #expect(refused["response"]?["body"]?["content"] == ["error": ["code": "INVALID_FORMAT", "field": "age"]])
+    }
+
+    @Test("microchip numbers are unique within the file and keep their length")
+    func microchips() throws {
+        let pact = PactExport.document(of: sampleRelease())
+        let chips = try #require(pact["interactions"]?.arrayValue).compactMap { $0["request"]?["body"]?["content"]?["microchipNumber"]?.stringValue }
+        #expect(chips.count == 3)
+        #expect(Set(chips).count == 3)
+        #expect(chips.allSatisfy { $0.count == 15 && $0.allSatisfy(\.isNumber) })
+        var unique = UniqueMicrochips()
+        #expect((0..<5).map { _ in unique.next(length: 4) } == ["9001", "9002", "9003", "9004", "9005"])
+    }
+}

@@ -91,7 +91,7 @@ let package = Package(
         // Releases in the field: the release file, what a backend's rules tell apart, the Pact export.
         .target(
             name: "PetSpotReleases",
-            dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend"]
+            dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency"]
         ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
         .target(

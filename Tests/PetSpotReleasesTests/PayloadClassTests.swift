@@ -112,3 +112,37 @@ struct PactExportTests {
         #expect((0..<5).map { _ in unique.next(length: 4) } == ["9001", "9002", "9003", "9004", "9005"])
     }
 }
+
+@Suite("Replayed payloads")
+struct ReplayedPayloadTests {
+    @Test("the date keeps its distance from the report's UTC today; a digit microchip is fresh and as long; the rest is as recorded")
+    func replayed() throws {
+        let clock = Date(timeIntervalSince1970: 1_795_348_800)  // 2026-11-22T12:00:00Z
+        let payload = try #require((["status": "MISSING", "lastSeenDate": "2026-11-21", "microchipNumber": " 0123456789 ", "age": .number(JSONNumber(literal: "1E+1")!)] as JSONValue).objectValue)
+        let today = try #require(CalendarDate(iso: "2027-03-01"))
+        let microchips = ReplayMicrochips()
+        let sent = ReplayedPayload.make(payload, recordedAt: clock, today: today, microchips: microchips)
+        #expect(sent.keys == payload.keys)
+        #expect(sent["lastSeenDate"] == "2027-02-28")
+        let chip = try #require(sent["microchipNumber"]?.stringValue)
+        #expect(chip.hasPrefix(" ") && chip.hasSuffix(" ") && chip.count == 12 && chip != " 0123456789 ")
+        #expect(sent["age"]?.numberValue?.literal == "1E+1")
+        #expect(sent["status"] == "MISSING")
+        var odd = payload
+        odd["lastSeenDate"] = "2025-02-30"
+        odd["microchipNumber"] = "12-34"
+        let kept = ReplayedPayload.make(odd, recordedAt: clock, today: today, microchips: microchips)
+        #expect(kept["lastSeenDate"] == "2025-02-30" && kept["microchipNumber"] == "12-34")
+    }
+
+    @Test("fresh microchip numbers never repeat within a replay, at any length")
+    func unique() {
+        let microchips = ReplayMicrochips()
+        for length in [1, 2, 6, 7, 10, 15, 20] {
+            let count = min(200, (0..<min(length, 3)).reduce(1) { value, _ in value * 10 })
+            let numbers = (0..<count).map { _ in microchips.next(length: length) }
+            #expect(Set(numbers).count == count, "length \(length)")
+            #expect(numbers.allSatisfy { $0.count == length && $0.allSatisfy(\.isNumber) })
+        }
+    }
+}

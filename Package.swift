@@ -4,17 +4,26 @@
 //
 // The layers (CONTRIBUTING.md has the full map):
 //   PetSpotJSON, PetSpotConcurrency                     foundations, no dependencies
+//   PetSpotProcess                                      the one way to start a child process: its group, its streams, its end
 //   PetSpotModel                                        the reference model: flows, rules, payload
 //   PetSpotPropertyEngine (+ PetSpotPropertyTesting)    the property-based testing engine
 //   PetSpotFlowGenerators                               random flow inputs, from the model's field table
+//   PetSpotRegex                                        ECMA-262 patterns: parser, linear and backtracking matchers
 //   PetSpotSchema, PetSpotContractKit                   JSON Schema validator; the captured contract
 //   PetSpotHTTP, PetSpotMockBackend                     HTTP on sockets; the mock (independent of the model)
 //   PetSpotMockTransport                                the model's submitter straight into the mock
 //   PetSpotReport                                       the contract report and its renderings, redaction
-//   PetSpotRunner                                       the contract groups, adapter driving, submission under faults
+//   PetSpotRuntime, PetSpotHTTPClient                   output, exit codes, errors, signals; the runner's HTTP clients
+//   PetSpotFlowChecks, PetSpotAdapterDriving            flow answers checked in-process; an app's adapter driven
+//   PetSpotContractGroups                               the ritual every contract group shares: session, backend, budget
+//   PetSpotBackendGroups, PetSpotSequences,             the fixed backend groups; the stateful group;
+//     PetSpotSubmissionFaults                             the app's own submission under network faults
+//   PetSpotRunner                                       the groups' registry and loop, the session builder
 //   PetSpotOpenAPI                                      the captured contract as an OpenAPI 3.1 document
 //   PetSpotCLI -> petspot-contracts                     the command line: options, commands, exit codes
-// Benchmarks, the Bowtie harness and test support are targets, not products.
+// The runner's public part is reached through the PetSpotRunner product (it re-exports Runtime,
+// FlowChecks and AdapterDriving). The planted-defect runs, benchmarks, the Bowtie harness and test
+// support are targets, not products.
 import PackageDescription
 
 let package = Package(
@@ -43,6 +52,9 @@ let package = Package(
         .target(name: "PetSpotJSON"),
         // `Locked<Value>`: the one lock type every module shares state through.
         .target(name: "PetSpotConcurrency"),
+        // Child processes: `posix_spawn` in a process group of their own, their standard streams,
+        // non-trapping pipe writes, terminating their groups, and the parent watch of our programs.
+        .target(name: "PetSpotProcess", dependencies: ["PetSpotConcurrency"]),
         // The report flows, their field table and rules, payloads, wire types and submission.
         .target(name: "PetSpotModel", dependencies: ["PetSpotJSON"]),
         // The property-based testing engine: choice sequences and integrated shrinking.
@@ -55,8 +67,11 @@ let package = Package(
             dependencies: ["PetSpotPropertyEngine", "PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"],
             path: "Generators/Flows"
         ),
+        // ECMA-262 regular expressions for `pattern`, `patternProperties` and format `regex`: the
+        // parser, a linear-time matcher and a backtracking one for backreferences and lookarounds.
+        .target(name: "PetSpotRegex"),
         // JSON Schema draft 2020-12 validator.
-        .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON"]),
+        .target(name: "PetSpotSchema", dependencies: ["PetSpotJSON", "PetSpotRegex"]),
         // The captured contract: schemas and negative-case catalogs in Contracts/, and their loader.
         .target(
             name: "PetSpotContractKit",
@@ -79,13 +94,82 @@ let package = Package(
         // The contract report: what was checked and what failed, its console, JSON, JUnit, HTML and
         // GitHub renderings, and the redaction of secrets in it.
         .target(name: "PetSpotReport", dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotConcurrency"]),
-        // The contract runner: the contract groups and their registry, the backend's request ritual,
-        // adapter driving, the submission under faults, the HTTP clients; output and signals.
+        // What every command shares at run time: its output, exit codes and errors, SIGINT and SIGTERM,
+        // the progress line, threads for blocking work.
+        .target(name: "PetSpotRuntime", dependencies: ["PetSpotReport", "PetSpotConcurrency"]),
+        // The runner's HTTP clients: its own sockets for `http://`, URLSession for `https://`, with the
+        // limits a run against a shared server needs.
+        .target(
+            name: "PetSpotHTTPClient",
+            dependencies: [
+                "PetSpotRuntime", "PetSpotReport", "PetSpotModel", "PetSpotHTTP", "PetSpotConcurrency",
+            ]
+        ),
+        // The flow answers checked in-process: the oracles (the reference model, or any other), the flow
+        // contracts and their causes of failure, the captured contract compiled.
+        .target(
+            name: "PetSpotFlowChecks",
+            dependencies: [
+                "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotConcurrency",
+            ]
+        ),
+        // An app's adapter program driven over the adapter protocol: its process group, its answers, its
+        // setup failures.
+        .target(
+            name: "PetSpotAdapterDriving",
+            dependencies: [
+                "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotFlowGenerators",
+                "PetSpotConcurrency", "PetSpotProcess",
+            ]
+        ),
+        // The ritual every contract group shares: the session of a run, the backend target with its request
+        // budget, transports, breaker and cleanup, paths and curl lines, and the support the groups read
+        // answers with.
+        .target(
+            name: "PetSpotContractGroups",
+            dependencies: [
+                "PetSpotFlowChecks", "PetSpotHTTPClient", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend",
+                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+            ]
+        ),
+        // The fixed backend groups: health, the submission, the catalogs, every route's contracts.
+        .target(
+            name: "PetSpotBackendGroups",
+            dependencies: [
+                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency",
+            ]
+        ),
+        // The stateful group: generated sequences of requests, and clients at once, judged by a model of
+        // the store and shrunk.
+        .target(
+            name: "PetSpotSequences",
+            dependencies: [
+                "PetSpotContractGroups", "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency",
+            ]
+        ),
+        // The app's own submission driven through a network that fails on purpose (the fault proxy),
+        // judged by the submission properties beside the reference model.
+        .target(
+            name: "PetSpotSubmissionFaults",
+            dependencies: [
+                "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport",
+                "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotMockBackend",
+                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+            ]
+        ),
+        // The contract runner: the registry of the groups, the one loop that runs them, the one session
+        // builder; it re-exports the runner's public part (Runtime, FlowChecks, AdapterDriving).
         .target(
             name: "PetSpotRunner",
             dependencies: [
-                "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotSchema",
-                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotSubmissionFaults", "PetSpotSequences", "PetSpotBackendGroups", "PetSpotContractGroups",
+                "PetSpotAdapterDriving", "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel",
+                "PetSpotPropertyEngine", "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend",
+                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
         // Releases in the field: the release file, what a backend's rules tell apart, the Pact export.
@@ -97,8 +181,8 @@ let package = Package(
         .target(
             name: "PetSpotOpenAPI",
             dependencies: [
-                "PetSpotRunner", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
-                "PetSpotHTTP",
+                "PetSpotContractGroups", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend",
+                "PetSpotMockTransport", "PetSpotHTTP",
             ]
         ),
         // The command line: each option declared once, the commands check, run, mock and openapi,
@@ -106,21 +190,35 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
-                "PetSpotFlowGenerators", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP",
-                "PetSpotConcurrency",
+                "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
+                "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotProcess",
+            ]
+        ),
+        // What only the tests and `bench` run: the backend groups against the mock's planted defects, the
+        // submission under faults alone (not a product).
+        .target(
+            name: "PetSpotPlantedDefects",
+            dependencies: [
+                "PetSpotRunner", "PetSpotSubmissionFaults", "PetSpotSequences", "PetSpotContractGroups", "PetSpotFlowChecks",
+                "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
+                "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport",
             ]
         ),
         // The shipped benchmarks behind `petspot-contracts bench`.
         .target(
             name: "PetSpotBenchmarks",
             dependencies: [
-                "PetSpotCLI", "PetSpotRunner", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
-                "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP", "PetSpotConcurrency",
+                "PetSpotCLI", "PetSpotPlantedDefects", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving",
+                "PetSpotFlowChecks", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotHTTP",
+                "PetSpotConcurrency",
+                "PetSpotProcess",
             ]
         ),
         // Bowtie's JSON Schema harness protocol behind `petspot-contracts bowtie`.
-        .target(name: "PetSpotBowtie", dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotCLI", "PetSpotRunner"]),
+        .target(name: "PetSpotBowtie", dependencies: ["PetSpotCLI", "PetSpotRuntime", "PetSpotJSON", "PetSpotSchema"]),
         .executableTarget(name: "petspot-contracts", dependencies: ["PetSpotCLI", "PetSpotBenchmarks", "PetSpotBowtie"]),
         // An adapter (sut-protocol.md) with its own implementation of the report flows (not the
         // reference model's), and switches that plant app defects in it.
@@ -134,14 +232,16 @@ let package = Package(
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
         // A filter around an adapter: respells the numbers of its answers in every valid JSON form
         // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
-        .executableTarget(name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine"], path: "Tests/PetSpotAdapterFilter"),
+        .executableTarget(
+            name: "petspot-adapter-filter", dependencies: ["PetSpotJSON", "PetSpotPropertyEngine", "PetSpotProcess"], path: "Tests/PetSpotAdapterFilter"
+        ),
 
         .testTarget(
             name: "PetSpotConformanceTests",
             dependencies: [
                 "PetSpotModel", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotSchema",
-                "PetSpotRunner", "PetSpotOpenAPI", "PetSpotReport",
+                "PetSpotRunner", "PetSpotFlowChecks", "PetSpotOpenAPI", "PetSpotReport",
             ]
         ),
         .testTarget(name: "PetSpotContractKitTests", dependencies: ["PetSpotContractKit", "PetSpotJSON"]),
@@ -165,26 +265,35 @@ let package = Package(
             name: "PetSpotHTTPTests",
             dependencies: [
                 "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
-                "petspot-contracts",
+                "PetSpotProcess", "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
         .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency"]),
+        // Child processes: spawning, pipes, group termination, and children that die with their parent
+        // (the built `petspot-contracts` starts a `mock` for the parent watch).
+        .testTarget(
+            name: "PetSpotProcessTests",
+            dependencies: ["PetSpotProcess", "PetSpotConcurrency", "PetSpotHTTPTestSupport", "petspot-contracts", "petspot-example-adapter"]
+        ),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
                 "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
-                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
-                "PetSpotRunner", "PetSpotCLI", "PetSpotOpenAPI", "PetSpotReport", "PetSpotModel", "PetSpotJSON", "PetSpotMockBackend",
-                "PetSpotMockTransport",
-                "PetSpotContractKit", "PetSpotFlowGenerators", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
-                "PetSpotSchema", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
+                "PetSpotCLI", "PetSpotOpenAPI", "PetSpotPlantedDefects", "PetSpotRunner", "PetSpotSubmissionFaults",
+                "PetSpotSequences", "PetSpotBackendGroups", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
+                "PetSpotHTTPClient", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
+                "PetSpotPropertyTesting", "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend",
+                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
+                "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
+                "PetSpotProcess",
             ],
             // The golden files of GoldenCLITests, read by path (and rewritten with PETSPOT_UPDATE_GOLDEN=1).
             exclude: ["Golden"]
@@ -194,6 +303,7 @@ let package = Package(
             dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
         .testTarget(name: "PetSpotReleasesTests", dependencies: ["PetSpotReleases", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit"]),
+        .testTarget(name: "PetSpotRegexTests", dependencies: ["PetSpotRegex", "PetSpotPropertyEngine", "PetSpotPropertyTesting"]),
         .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotCLI", "PetSpotRunner"]),
     ],
     swiftLanguageModes: [.v6]

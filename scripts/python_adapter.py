@@ -9,7 +9,22 @@ photo upload to the question's `baseURL`, each with a timeout of `requestTimeout
 connection of its own, the photo read from `photoPath` at each attempt. No answer at all is the
 no-connection alert, an answer other than 201 the something-went-wrong alert. Reports are kept by
 the id of their submit question. `--submission-rule later`: after a create answered 201 and its
-upload failed, Try Again retries only the upload (the default, `spec`, repeats both)."""
+upload failed, Try Again retries only the upload (the default, `spec`, repeats both).
+
+`--protocol 1` declares that the adapter speaks only version 1: it answers every question of a
+higher version with {"v": 1, "id": N, "outcome": "unsupported"} (by default it speaks 2, and answers
+a version 3 question that way with "v": 2). `--release 1.0|1.4|2.0` behaves like that build of the
+app in the field (sut-protocol.md, "Older builds also differ ..."): 1.0 has only the Missing flow
+(a found question answers {"v": V, "id": N, "outcome": "unavailable"}), sends no petName, breed or
+age, sends 0.0 and 0.0 when both coordinates are left empty, and speaks version 1 only unless
+`--protocol 2` is given; 1.4 sends "status": "MISSING" for both flows; 2.0, the default, is today's
+build. `--break` plants defects on top of the release's own, and these protocol breaks:
+  crash-on-submit         the submission code crashes on the first version 2 question: an uncaught
+                          KeyError traceback (a q["baseUrl"] typo), exit status 1
+  banner                  print "PetSpot adapter RELEASE ready" on standard output before the first answer
+  wrong-v                 answer every question with "v": 3
+  ignore-request-timeout  urllib waits 60 s for an answer whatever the question's requestTimeout
+                          (the alert as before once it gives up)"""
 import base64, datetime, http.client, json, socket, sys, unicodedata, urllib.error, urllib.parse, urllib.request, uuid, zoneinfo
 
 DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-example-adapter/Defects.swift
@@ -53,12 +68,33 @@ SUBMISSION_DEFECTS = [  # name, field, property, summary: the same as Defects.sw
     ("submit-upload-answer-needs-body", "submission", "gets-through", "takes the upload's 201 {} for a failure (expects a photoUrl in it): an alert after a successful upload"),
     ("submit-shows-first-password", "submission", "leaves-flow", "after a retry, the submitted answer shows the first attempt's managementPassword"),
 ]
+PROTOCOL_BREAKS = ["crash-on-submit", "banner", "wrong-v", "ignore-request-timeout"]  # not defects: --list-defects leaves them out
+RELEASES = {  # name: (has the Found flow, sends petName/breed/age, sends 0.0, 0.0 for an empty location, status by flow, protocol version)
+    "1.0": (False, False, True, False, 1),
+    "1.4": (True, True, False, False, 2),
+    "2.0": (True, True, False, True, 2),
+}
+USAGE = """usage: python_adapter.py [--release 1.0|1.4|2.0] [--protocol 1|2] [--break NAME[,NAME...]]...
+                         [--submission-rule spec|later] [--list-defects]
+Answers the flow adapter protocol (sut-protocol.md, versions 1 and 2) on standard input and output.
+--release 2.0   (default) today's build
+--release 1.4   before "status by flow": sends "status": "MISSING" for both flows
+--release 1.0   the first builds: only the Missing flow (a found question answers "unavailable"),
+                no petName, breed or age sent, both coordinates left empty sent as 0.0 and 0.0;
+                speaks version 1 only
+--protocol 1|2  the highest protocol version spoken (default: 1 for --release 1.0, else 2); a question
+                of a higher version is answered {"v": SPOKEN, "id": ID, "outcome": "unsupported"}
+--break NAME    an app defect (--list-defects prints them; the submission defects have the field
+                "submission") or a protocol break: """ + " | ".join(PROTOCOL_BREAKS) + """
+--submission-rule spec   (default) Try Again repeats the create and the upload
+--submission-rule later  after a create answered 201 and its upload failed, Try Again retries only the upload"""
 NO_CONNECTION = "No connection. Please check your network and try again."
 WENT_WRONG = "Something went wrong. Please try again later."
 WHITE_SPACE = set(range(0x9, 0xE)) | {0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000} | set(range(0x2000, 0x200B))
 ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060}
 MB10 = 10 * 1024 * 1024
 broken = set()
+release = "2.0"
 
 def has(name): return name in broken
 
@@ -213,7 +249,9 @@ def date_valid(picked, zone, now):
     return picked < latest if has("date-before-today") else picked <= latest
 
 def answer(q):
+    has_found_flow, sends_name_breed_age, zero_for_empty_location, status_by_flow, _ = RELEASES[release]
     missing, inputs = q["flow"] == "missing", {k: v for k, v in q["inputs"].items() if v is not None}
+    if not missing and not has_found_flow: return {"outcome": "unavailable"}
     now = datetime.datetime.fromisoformat(q["context"]["now"].replace("Z", "+00:00"))
     details, contact = ("description", "contactDetails") if missing else ("petDetails", "contactInfo")
     invalid = {}
@@ -228,7 +266,9 @@ def answer(q):
     if missing and "age" in inputs:
         ok, age_value = age(inputs["age"])
         if not ok: refuse(details, "age")
-    lat, lng = coordinate(inputs.get("latitude", ""), True), coordinate(inputs.get("longitude", ""), False)
+    typed_lat, typed_lng = inputs.get("latitude", ""), inputs.get("longitude", "")
+    if zero_for_empty_location and trim(typed_lat) == "" and trim(typed_lng) == "": lat, lng = 0.0, 0.0
+    else: lat, lng = coordinate(typed_lat, True), coordinate(typed_lng, False)
     if lat is None: refuse(details, "latitude")
     if lng is None: refuse(details, "longitude")
     phone, email = inputs.get("phone", ""), inputs.get("email", "")
@@ -245,13 +285,15 @@ def answer(q):
         if value is not None: p[key] = value
     if email and not has("drop-email"): p["email"] = email if has("untrimmed-email") else trim(email, has("email-wide-trim"))
     if phone_kept(phone, False): p["phone"] = phone_kept(phone, False)
-    p["status"] = ("MISSING" if missing else "FOUND").lower() if has("status-lowercase") else "MISSING" if missing else "FOUND"
+    status = "MISSING" if missing or not status_by_flow else "FOUND"
+    p["status"] = status.lower() if has("status-lowercase") else status
     if "chipNumber" in inputs and (chip_digits(inputs["chipNumber"]) or has("chip-blank-sent")): p["microchipNumber"] = chip_digits(inputs["chipNumber"])
-    for field in (["petName"] if missing else []) + ["breed"]:
-        text = optional_text(inputs.get(field), field)
-        if text is not None: p[field] = text
-    if "breed" not in p and has("empty-breed"): p["breed"] = ""
-    if missing and age_value is not None: p["age"] = age_value
+    if sends_name_breed_age:
+        for field in (["petName"] if missing else []) + ["breed"]:
+            text = optional_text(inputs.get(field), field)
+            if text is not None: p[field] = text
+        if "breed" not in p and has("empty-breed"): p["breed"] = ""
+        if missing and age_value is not None: p["age"] = age_value
     for field in ["description"] + (["reward"] if missing else []):
         text = optional_text(inputs.get(field), field)
         if text is not None: p[field] = text
@@ -369,6 +411,7 @@ def attempt(report):
     return {"outcome": "submitted", "managementPassword": shown[1]}
 
 def answer_v2(q):
+    if has("crash-on-submit"): q["baseUrl"]  # the planted typo (the key is baseURL): its KeyError is never caught
     op = q.get("op")
     if op == "submit":
         url, timeout, path = q.get("baseURL"), q.get("requestTimeout"), q.get("photoPath")
@@ -377,9 +420,10 @@ def answer_v2(q):
             sys.exit(f"python_adapter: question {q['id']}: requestTimeout is not a number of seconds above 0")
         if not isinstance(path, str) or not path: sys.exit(f"python_adapter: question {q['id']}: photoPath is not a path")
         flow = answer(q)
-        if flow["outcome"] == "blocked": return flow
+        if flow["outcome"] != "submitted": return flow
+        timeout = 60.0 if has("ignore-request-timeout") else float(q["requestTimeout"])
         report = {"id": q["id"], "question": q, "payload": flow["payload"], "photoPath": q["photoPath"],
-                  "service": Service(q["baseURL"], float(q["requestTimeout"])), "attempts": 0, "first": None, "pending": None}
+                  "service": Service(q["baseURL"], timeout), "attempts": 0, "first": None, "pending": None}
         reports[q["id"]] = report
         return attempt(report)
     if op in ("tryAgain", "cancel"):
@@ -394,33 +438,55 @@ def answer_v2(q):
         return {"outcome": "cancelled"}
     sys.exit(f"python_adapter: question {q.get('id')}: op must be submit, tryAgain or cancel")
 
+def take(args, flag, choices):
+    """The value after `flag` (removed with it), None when the flag is not given."""
+    if flag not in args: return None
+    i = args.index(flag)
+    if i + 1 >= len(args) or args[i + 1] not in choices:
+        sys.exit(f"python_adapter: {flag} needs one of {', '.join(choices)}" + (f", not {args[i + 1]!r}" if i + 1 < len(args) else "") + "\n" + USAGE)
+    value = args[i + 1]
+    del args[i:i + 2]
+    return value
+
+def integer(value): return isinstance(value, int) and not isinstance(value, bool)
+
 def main(args):
-    global rule
+    global rule, release
+    if "--help" in args or "-h" in args:
+        print(USAGE)
+        return
     if "--list-defects" in args:
         for name, field, kind in DEFECTS: print(f"{name}\t{field}\t{kind}")
         for name, field, kind, summary in SUBMISSION_DEFECTS: print(f"{name}\t{field}\t{kind}\t{summary}")
         return
-    known = {name for name, _, _ in DEFECTS} | {name for name, _, _, _ in SUBMISSION_DEFECTS}
+    known = {name for name, _, _ in DEFECTS} | {name for name, _, _, _ in SUBMISSION_DEFECTS} | set(PROTOCOL_BREAKS)
     while "--break" in args:
         i = args.index("--break")
+        if i + 1 >= len(args): sys.exit("python_adapter: --break needs a NAME\n" + USAGE)
         for name in args[i + 1].replace(",", " ").split():
             if name not in known: sys.exit(f"python_adapter: unknown defect {name}")
             broken.add(name)
         del args[i:i + 2]
-    if "--submission-rule" in args:
-        i = args.index("--submission-rule")
-        if i + 1 >= len(args) or args[i + 1] not in ("spec", "later"): sys.exit("python_adapter: --submission-rule needs spec or later")
-        rule = args[i + 1]
-        del args[i:i + 2]
+    rule = take(args, "--submission-rule", ["spec", "later"]) or rule
+    release = take(args, "--release", list(RELEASES)) or release
+    spoken = int(take(args, "--protocol", ["1", "2"]) or RELEASES[release][4])
+    if args: sys.exit(f"python_adapter: unexpected argument {args[0]!r}\n" + USAGE)
+    def emit(line):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    if has("banner"): emit(f"PetSpot adapter {release} ready")
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8")
         if not line.strip(): continue
         q = json.loads(line)
-        version = q.get("v")
-        if version == 2: reply = {"v": 2, "id": q["id"], **answer_v2(q)}
-        else: reply = {"v": 1, "id": q["id"], **answer(q)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+        if not isinstance(q, dict): sys.exit("python_adapter: question is not a JSON object")
+        version, ident = q.get("v"), q.get("id")
+        if not integer(version) or version < 1: sys.exit(f"python_adapter: question's \"v\" is {json.dumps(version)}, not a protocol version (1, 2, ...)")
+        if not integer(ident): sys.exit("python_adapter: question has no integer id")
+        if version > spoken: version, outcome = spoken, {"outcome": "unsupported"}
+        elif version == 2: outcome = answer_v2(q)
+        else: outcome = answer(q)
+        emit(json.dumps({"v": 3 if has("wrong-v") else version, "id": ident, **outcome}))
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotCLI
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts bench`: the shipped benchmarks, one `name: value unit` line each.
 ///

@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
 import PetSpotRunner
+import PetSpotRuntime
 import PetSpotSchema
 import PetSpotReport
 

@@ -1,7 +1,11 @@
 import Foundation
 import Dispatch
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
+import PetSpotProcess
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The mutation benchmark: planted app defects caught by a default `check --sut`, and how soon.
 ///
@@ -32,15 +36,8 @@ enum DefectBenchmark {
 
     /// Every row `command --list-defects` prints, `name<TAB>field<TAB>class<TAB>summary`, split.
     static func listed(by command: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " --list-defects"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let listing = try ChildProcess.run("/bin/sh", ["-c", command + " --list-defects"])
+        return listing.outputText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
     }
 
     /// The flow defects `command --list-defects` prints (the submission defects, field

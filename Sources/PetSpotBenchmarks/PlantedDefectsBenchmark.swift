@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotMockBackend
+import PetSpotPlantedDefects
 import PetSpotRunner
 
 extension Benchmarks {

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
+import PetSpotAdapterDriving
+import PetSpotPlantedDefects
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The submission mutation benchmark: each planted submission defect of the adapter
 /// (`--list-defects` rows of field `submission`, whose third column names the property it

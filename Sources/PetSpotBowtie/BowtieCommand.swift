@@ -1,5 +1,5 @@
 import PetSpotCLI
-import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts bowtie`: the validator behind Bowtie's harness protocol.
 package struct BowtieCommand: RunnerCommand {

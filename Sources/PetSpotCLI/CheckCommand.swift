@@ -1,11 +1,15 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotConcurrency
+import PetSpotContractGroups
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts check`: the main job, with no network.
 ///
@@ -125,34 +129,18 @@ struct CheckCommand: RunnerCommand {
             budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal, submission: submission)
         // Coverage decides the count: at most ten times --cases.
         let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
-        let mock = usesMock
-            ? InProcessMock(oracle: oracle, generator: flows.makeGenerator(), cases: cases, seed: seed, secrets: recorder.secrets) : nil
-        let session = ContractSession(
-            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
-            progress: progress, flows: flows, backend: mock?.target)
+        let (session, mock) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
+            .checking(flows)
         // An adapter that answered no question submits nothing: the groups after the flow
         // answers would pass on their own (the mock's catalogs, the kept schema cases) and let a
         // dead adapter print PASS lines, so they do not run.
-        var notRun: [String] = []
-        var interrupted: [String] = []
-        for group in ContractRegistry.groups where group.applies(to: session) {
-            if interruption.signal != nil {
-                interrupted.append(group.name)
-                continue
-            }
-            if !(group is FlowAnswerContracts), let adapter, adapter.questionsAsked > 0, adapter.answeredCount == 0 {
-                notRun.append(group.name)
-                continue
-            }
-            try await group.check(session)
+        let notRun = try await ContractRegistry.checkAll(session, stoppingOn: interruption) { group in
+            guard !(group is FlowAnswerContracts), let adapter else { return false }
+            return adapter.questionsAsked > 0 && adapter.answeredCount == 0
         }
-        if let signal = interruption.signal {
+        if !notRun.heldBack.isEmpty {
             recorder.note(
-                "interrupted by \(SignalTrap.name(signal))" + (interrupted.isEmpty ? "" : "; not run: \(interrupted.joined(separator: ", "))"))
-        }
-        await session.backend?.cleanUp(recorder: recorder)
-        if !notRun.isEmpty {
-            recorder.note("the adapter answered none of \(adapter?.questionsAsked ?? 0) questions; not run: \(notRun.joined(separator: ", "))")
+                "the adapter answered none of \(adapter?.questionsAsked ?? 0) questions; not run: \(notRun.heldBack.joined(separator: ", "))")
         }
         if let mock, mock.backend.storedAnnouncementCount != 0 {
             recorder.note("the in-process mock still holds \(mock.backend.storedAnnouncementCount) announcement(s) after cleanup")

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// One option of a command, type-erased: its usage entry, and how it reads its value.
 package protocol CommandOption: Sendable {

@@ -1,4 +1,5 @@
 import PetSpotRunner
+import PetSpotRuntime
 
 /// A command of `petspot-contracts`: its name, summary, options and examples.
 ///

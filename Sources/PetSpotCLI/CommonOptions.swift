@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The options several commands share.
 package enum CommonOptions {

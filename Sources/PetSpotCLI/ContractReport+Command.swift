@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// What the command line does with a report: its exit code, the files it writes
 /// (`--report-json`, `--junit`, `--report-html`) and its delivery to the console.

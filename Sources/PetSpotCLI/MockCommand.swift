@@ -2,7 +2,9 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotMockBackend
+import PetSpotProcess
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts mock`: the mock backend over HTTP on loopback.
 struct MockCommand: RunnerCommand {
@@ -55,6 +57,28 @@ struct MockCommand: RunnerCommand {
             }
             return .planted(defects)
         })
+    /// `--change NAME[,NAME]`, repeatable; `list` asks for the names instead of a server.
+    static let changes = Option<MockChangeSelection>(
+        OptionSpec(
+            "--change", value: "NAME", default: "none",
+            help: "Serve a deliberate contract change (or a comma list), with or without --break; '--change list' prints every name.",
+            repeats: true),
+        read: { (given: [String], context: OptionContext) throws(RunnerError) in
+            if given.contains("list") { return .list }
+            var changes: Set<MockChange> = []
+            for value in given {
+                do throws(MockChangeParseError) {
+                    changes.formUnion(try MockChange.parseList(value))
+                } catch {
+                    var message = "invalid value '\(value)' for --change: \(error.description)"
+                    if let suggestion = ParsedArguments.suggestion(for: error.name, among: MockChange.allCases.map(\.name)) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    throw context.usage(message)
+                }
+            }
+            return .served(changes)
+        })
     /// `--sample-rows yes|no`; absent: as the profile (production's store starts with them).
     static let sampleRows = Option<Bool?>(
         OptionSpec(
@@ -99,16 +123,20 @@ struct MockCommand: RunnerCommand {
             read its answers gets at most 64 KiB queued unsent; then no more of its requests are read until it reads, and it is \
             disconnected if an answer stays unsent for 10 s.
             """,
-        options: [host, port, profile, sampleRows, faults, adminToken, defects, maxConnections, headerTimeout, requestTimeout, idleTimeout],
+        options: [
+            host, port, profile, sampleRows, faults, adminToken, defects, changes, maxConnections, headerTimeout, requestTimeout, idleTimeout,
+        ],
         examples: [
             "petspot-contracts mock --port 8080",
             "petspot-contracts mock --profile production --faults 503:0.1,seed=7",
             "petspot-contracts mock --profile production --sample-rows no",
             "petspot-contracts mock --profile production --break delete-any-token-accepted --break echo-html-kept",
             "petspot-contracts mock --break list",
+            "petspot-contracts mock --profile production --change status-missing-renamed-lost,breed-removed",
+            "petspot-contracts mock --change list",
             "petspot-contracts mock --max-connections 64 --header-timeout 2 --request-timeout 10 --idle-timeout 5",
         ],
-        exitCodes: "EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list), \(RunnerExitCode.usage.rawValue) usage error, "
+        exitCodes: "EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list and --change list), \(RunnerExitCode.usage.rawValue) usage error, "
             + "\(RunnerExitCode.configuration.rawValue) configuration error (e.g. the port is in use).")
 
     /// What `--break` asked for.
@@ -119,9 +147,19 @@ struct MockCommand: RunnerCommand {
         case planted(Set<MockDefect>)
     }
 
+    /// What `--change` asked for.
+    enum MockChangeSelection: Sendable {
+        /// Print every change's name instead of serving.
+        case list
+        /// Serve with these changes.
+        case served(Set<MockChange>)
+    }
+
     let options: MockServerOptions
     /// Whether `--break list` asked for the defect names instead of a server.
     let listsDefects: Bool
+    /// Whether `--change list` asked for the change names instead of a server.
+    let listsChanges: Bool
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let resolved = try parsed.resolve()
@@ -137,10 +175,25 @@ struct MockCommand: RunnerCommand {
             listsDefects = false
             options.defects = defects
         }
+        switch resolved[Self.changes] {
+        case .list:
+            listsChanges = true
+        case .served(let changes):
+            listsChanges = false
+            options.changes = changes
+        }
         self.options = options
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
+        if listsChanges {
+            let width = MockChange.allCases.map(\.name.count).max() ?? 0
+            for change in MockChange.allCases {
+                let padding = String(repeating: " ", count: width - change.name.count)
+                let answer = change.answer.map { " -> \($0.status) \($0.code), field \($0.field)" } ?? ""
+                output.line("\(change.name)\(padding)  \(change.kind.rawValue): \(change.summary)\(answer)")
+            }
+        }
         if listsDefects {
             let width = MockDefect.allCases.map(\.name.count).max() ?? 0
             for surface in MockDefect.Surface.allCases {
@@ -150,12 +203,18 @@ struct MockCommand: RunnerCommand {
                     output.line("\(defect.name)\(padding)  \(surface.rawValue): \(defect.summary)\(profiles)")
                 }
             }
-            return .success
         }
+        if listsDefects || listsChanges { return .success }
         let options = self.options
         for defect in options.defects.sorted(by: { $0.name < $1.name }) where !defect.profiles.contains(options.profile) {
             output.errorLine("note: --break \(defect.name) changes nothing in the \(options.profile.rawValue) profile")
         }
+        if !options.changes.isEmpty {
+            let names = MockChange.allCases.filter(options.changes.contains).map(\.name).joined(separator: ", ")
+            output.errorLine("serving contract changes (\(options.changes.count)): \(names)")
+        }
+        // Started by one of our processes (a test, `check`): stop cleanly once it is gone.
+        if output.ownsProcess { ParentWatch.start(ending: .terminationSignal) }
         let failure = await runOnDedicatedThread { () -> String? in
             do {
                 try MockHTTPServer.runMockServer(options: options)

@@ -4,6 +4,7 @@ import PetSpotJSON
 import PetSpotOpenAPI
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts openapi [--output FILE]`: the captured contract as an OpenAPI 3.1 document.
 struct OpenAPICommand: RunnerCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// A command-line option declared once: its name, value placeholder, default and help (the usage
 /// text), how its text becomes a value and is checked (the parser), and how the value is written

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// Where an option's value is read: the command it belongs to and the environment (some defaults
 /// come from it, e.g. `PETSPOT_ADMIN_TOKEN`, `GITHUB_ACTIONS`).

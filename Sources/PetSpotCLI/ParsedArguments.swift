@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotConcurrency
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The `petspot-contracts` command line: parses the command word and its flags, runs the
 /// command, and maps every outcome to an exit code.

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The report outputs of `check` and `run` beyond the console: the JSON report (`--report-json`),
 /// JUnit XML (`--junit`), the HTML report (`--report-html`) and GitHub Actions annotations

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// Every option of a command, read once: typed values by option, and the replay line.
 package struct ResolvedOptions: Sendable {

@@ -1,7 +1,9 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotModel
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 extension RunCommand {
     /// The group of the run's own contract: enough of the contracts were checked.

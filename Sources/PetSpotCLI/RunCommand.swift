@@ -1,5 +1,7 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotMockBackend
@@ -7,6 +9,7 @@ import PetSpotModel
 import PetSpotPropertyEngine
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
@@ -235,15 +238,10 @@ struct RunCommand: RunnerCommand {
             throw refused
         }
         let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
-        let microchips = MicrochipSequence()
-        let (cases, seed) = (self.cases, self.seed)
-        let backend = BackendTarget(
-            name: baseURL.absoluteString, transport: transport, profile: profile, adminToken: adminToken, microchips: microchips,
-            concurrency: concurrency, submissions: { SubmittedReports.generated(count: cases, seed: seed, now: Date()) },
-            baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
-        let session = ContractSession(
-            recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replayCommand, cases: cases,
-            progress: progress, flows: nil, backend: backend)
+        let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
+            .running(
+                against: transport, name: baseURL.absoluteString, profile: profile, adminToken: adminToken, concurrency: concurrency,
+                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
         // A second signal exits at once: it first lists what is not deleted, on standard error and
         // in the JSON report.
         let exitReport = SignalTrap.shared.register(.cleanup { [self] in
@@ -254,7 +252,7 @@ struct RunCommand: RunnerCommand {
         progress.finish()
         let hint = backend.noteFindings(recorder: recorder)
         if let adminTokenNote { recorder.note(adminTokenNote) }
-        recorder.note("microchip numbers of this run start with \(microchips.prefix); \(transport.requestsSent) budgeted requests sent")
+        recorder.note("microchip numbers of this run start with \(backend.microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption, replay: replayCommand, deadline: deadline)
         // The profile hint is the last note: right above the verdict, after every failure.
         if let hint { recorder.note("hint: " + hint) }

@@ -1,7 +1,9 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// The deadline of one `run` (`--deadline`): when it passes, the run's budgeted transport stops
 /// granting requests (``BudgetedTransport/stopGranting(because:)``, as an interruption does), so

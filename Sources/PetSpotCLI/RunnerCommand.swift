@@ -2,6 +2,7 @@ import Foundation
 import PetSpotConcurrency
 import PetSpotReport
 import PetSpotRunner
+import PetSpotRuntime
 
 /// A command of `petspot-contracts`: its description, and how it is built from its parsed flags
 /// and run.

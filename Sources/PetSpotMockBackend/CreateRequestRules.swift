@@ -37,7 +37,9 @@ struct CreateFieldRule {
 
 /// Validates a create body against the rule table, reporting the first problem in the
 /// documented order: the fields in table order, then the first unknown key in body order, then
-/// the contact rule (planted defects may change the order or skip a rule).
+/// the contact rule (planted defects may change the order or skip a rule). Served contract
+/// changes (``MockChange``) change rules in place: a field's own rule where it is checked, the
+/// null-island rule right after the longitude's (both coordinates are known then).
 struct CreateRequestValidator {
     /// The rule table, in reporting order.
     static let rules: [CreateFieldRule] = [
@@ -61,6 +63,8 @@ struct CreateRequestValidator {
     static let knownKeys: Set<String> = Set(rules.map(\.name))
 
     let behaviour: MockBehaviour
+    /// The contract changes served (none: the contract of backend-contract.md).
+    let changes: Set<MockChange>
     /// The server's current instant, in milliseconds since 1970 (for the future-date rule).
     let nowMilliseconds: Int64
 
@@ -70,36 +74,77 @@ struct CreateRequestValidator {
     func firstProblem(in body: JSONObject) -> MockProblem? {
         if behaviour.has(.createContactBeforeFields), let problem = contactProblem(body) { return problem }
         if behaviour.has(.createUnknownKeyFirst), let problem = unknownKeyProblem(body) { return problem }
-        for rule in CreateRequestValidator.rules {
-            if let problem = check(rule, body[rule.name]) { return problem }
+        for rule in CreateRequestValidator.rules where isField(rule.name) {
+            if let problem = check(rule, value(of: rule, in: body)) { return problem }
+            if rule.name == "locationLongitude" && changes.contains(.nullIslandRefused) && CreateRequestValidator.isNullIsland(body) {
+                return .changedContract(.nullIsland)
+            }
         }
         if let problem = unknownKeyProblem(body) { return problem }
         return contactProblem(body)
     }
 
+    /// Whether `name` is a field of the served contract (`breed-removed` takes breed out).
+    private func isField(_ name: String) -> Bool {
+        CreateRequestValidator.knownKeys.contains(name) && !(name == "breed" && changes.contains(.breedRemoved))
+    }
+
+    /// Whether the field must be present: its kind says so, or a served change made it required.
+    private func isRequired(_ rule: CreateFieldRule) -> Bool {
+        switch rule.kind {
+        case .requiredText, .requiredNumber, .requiredPastDate, .requiredEnumeration: return true
+        case .optionalText where rule.name == "petName": return changes.contains(.petNameRequired)
+        case .optionalEmail: return changes.contains(.emailRequired)
+        default: return false
+        }
+    }
+
+    /// The field's value as its rule reads it: `nil` when absent, and also when `null` is sent
+    /// for an optional field under `optional-null-accepted`.
+    private func value(of rule: CreateFieldRule, in body: JSONObject) -> JSONValue? {
+        guard let value = body[rule.name] else { return nil }
+        if value.isNull && changes.contains(.optionalNullAccepted) && !isRequired(rule) { return nil }
+        return value
+    }
+
     private func unknownKeyProblem(_ body: JSONObject) -> MockProblem? {
-        for key in body.keys where !CreateRequestValidator.knownKeys.contains(key) { return .unknownKey(key) }
+        guard !changes.contains(.unknownKeysIgnored) else { return nil }
+        for key in body.keys where !isField(key) { return .unknownKey(key) }
         return nil
     }
 
     private func contactProblem(_ body: JSONObject) -> MockProblem? {
         guard !behaviour.has(.createContactUnchecked) else { return nil }
-        return body["email"] == nil && body["phone"] == nil ? .missingContact : nil
+        let contacts = CreateRequestValidator.rules.filter { $0.name == "email" || $0.name == "phone" }
+        return contacts.allSatisfy({ value(of: $0, in: body) == nil }) ? .missingContact : nil
+    }
+
+    /// Whether both coordinates are numbers equal to 0 (`-0` included).
+    static func isNullIsland(_ body: JSONObject) -> Bool {
+        body["locationLatitude"]?.numberValue?.doubleValue == 0 && body["locationLongitude"]?.numberValue?.doubleValue == 0
     }
 
     /// Checks one field; `value` is `nil` when the key is absent.
     func check(_ rule: CreateFieldRule, _ value: JSONValue?) -> MockProblem? {
         let name = rule.name
         guard let value else {
-            switch rule.kind {
-            case .requiredText, .requiredNumber, .requiredPastDate, .requiredEnumeration: return .fieldAbsent(name)
-            default: return nil
-            }
+            guard isRequired(rule) else { return nil }
+            return .fieldAbsent(name)
         }
         func wrongType(_ expected: String) -> MockProblem {
             .fieldWrongType(name, expected: expected, received: JavaScript.zodTypeName(value))
         }
         switch rule.kind {
+        case .optionalText where isRequired(rule):
+            guard case .string(let text) = value else { return wrongType("string") }
+            return JavaScript.trim(text).isEmpty ? .fieldBlank(name) : nil
+        case .optionalPositiveInteger where changes.contains(.ageAsText):
+            guard case .string(let text) = value else { return wrongType("string") }
+            let digits = JavaScript.trim(text)
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let years = Double(digits), years >= 1 else {
+                return .fieldRule(name, .agePositive)
+            }
+            return ageCapProblem(years)
         case .optionalText:
             guard case .string(let text) = value else { return wrongType("string") }
             if profile == .strict && JavaScript.trim(text).isEmpty { return .fieldRule(name, .optionalTextBlank) }
@@ -116,14 +161,16 @@ struct CreateRequestValidator {
             guard double.isFinite, double == double.rounded() else {
                 return .fieldWrongType(name, expected: "integer", received: "float")
             }
-            return double >= 1 ? nil : .fieldRule(name, .agePositive)
+            return double >= 1 ? ageCapProblem(double) : .fieldRule(name, .agePositive)
         case .optionalDigits:
             guard case .string(let text) = value else { return wrongType("string") }
             let trimmed = JavaScript.trim(text)
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 return .fieldRule(name, .microchipDigits)
             }
-            if behaviour.has(.createMicrochipMax15) && trimmed.utf8.count > 15 { return .fieldRule(name, .microchipTooLong) }
+            if behaviour.has(.createMicrochipMax15) || changes.contains(.microchipMax15), trimmed.utf8.count > 15 {
+                return .fieldRule(name, .microchipTooLong)
+            }
             return nil
         case .requiredNumber(let minimum, let maximum):
             guard case .number(let number) = value else { return wrongType("number") }
@@ -141,7 +188,9 @@ struct CreateRequestValidator {
             return CreateRequestValidator.isEmail(JavaScript.trim(text)) ? nil : .fieldRule(name, .emailFormat)
         case .optionalPhone:
             guard case .string(let text) = value else { return wrongType("string") }
-            return text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) ? nil : .fieldRule(name, .phoneFormat)
+            let digitCount = text.utf8.count(where: { $0 >= 0x30 && $0 <= 0x39 })
+            guard digitCount > 0 else { return .fieldRule(name, .phoneFormat) }
+            return changes.contains(.phoneDigits7To15) && !(7...15).contains(digitCount) ? .changedContract(.phoneDigits) : nil
         case .requiredPastDate:
             guard case .string(let text) = value else { return wrongType("string") }
             let trimmed = JavaScript.trim(text)
@@ -149,13 +198,31 @@ struct CreateRequestValidator {
             guard let milliseconds = JavaScript.dateOnlyMilliseconds(trimmed) else { return .fieldRule(name, .dateUnparseable) }
             if behaviour.has(.createDateNoRollover), !JavaScript.isDayWithinMonth(trimmed) { return .fieldRule(name, .dateNotInMonth) }
             return milliseconds <= nowMilliseconds ? nil : .fieldRule(name, .dateInFuture)
-        case .requiredEnumeration(let allowed):
+        case .requiredEnumeration(let contracted):
             guard case .string(let text) = value else { return wrongType("string") }
             let trimmed = JavaScript.trim(text)
+            let allowed = statusValues(contracted)
             let accepted = behaviour.has(.createStatusCaseInsensitive)
                 ? allowed.contains(trimmed.uppercased()) : allowed.contains(trimmed)
-            return accepted ? nil : .fieldRule(name, .statusValue(received: trimmed))
+            if accepted { return nil }
+            return allowed == contracted ? .fieldRule(name, .statusValue(received: trimmed)) : .changedContract(.status(allowing: allowed))
         }
+    }
+
+    /// The status values of the served contract: the table's, with the renames of served changes.
+    private func statusValues(_ contracted: [String]) -> [String] {
+        contracted.map { value in
+            switch value {
+            case "MISSING" where changes.contains(.statusMissingRenamedLost): "LOST"
+            case "FOUND" where changes.contains(.statusFoundRenamedSighted): "SIGHTED"
+            default: value
+            }
+        }
+    }
+
+    /// The `age-max-30` rule, checked after the integer and positive rules.
+    private func ageCapProblem(_ years: Double) -> MockProblem? {
+        changes.contains(.ageMax30) && years > 30 ? .changedContract(.ageAtMost30) : nil
     }
 
     /// `^(?=.{1,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$` with JavaScript's `\s` and UTF-16 length.

@@ -30,7 +30,8 @@ public enum MockTransportError: Error, Sendable, Equatable {
 ///
 /// or over HTTP with ``MockHTTPServer``. A ``FaultPlan`` makes a seeded share of requests fail
 /// (5xx, delay, dropped connection) to exercise clients' retry logic; ``MockDefect``s plant
-/// realistic backend bugs to measure a contract runner's power to find them.
+/// realistic backend bugs to measure a contract runner's power to find them; ``MockChange``s
+/// serve a deliberately changed contract to measure a release gate.
 ///
 /// Invariants: an answered create is stored until deleted; the management password exists only
 /// in the 201 answer (the store keeps a salted SHA-256); microchip uniqueness is checked and
@@ -50,6 +51,8 @@ public final class MockBackend: Sendable {
     public let profile: BackendProfile
     /// The planted defects (none by default).
     public let defects: Set<MockDefect>
+    /// The contract changes served (none by default: the contract of backend-contract.md).
+    public let changes: Set<MockChange>
     /// The raw `Authorization` value the delete routes accept.
     public let adminToken: String
     /// The fault plan applied by ``handle(_:)`` and ``respond(to:)``.
@@ -66,17 +69,19 @@ public final class MockBackend: Sendable {
     ///   - adminToken: the token the delete routes accept.
     ///   - faults: which requests to fail; none by default.
     ///   - defects: the backend bugs to plant; none by default.
+    ///   - changes: the contract changes to serve; none by default.
     ///   - clock: the server's current instant (timestamps, the future-date rule).
     ///   - sampleRows: whether the store starts with production's 8 sample announcements
     ///     (``SampleRows``), as production's does after every start; `false` by default (an
     ///     empty store).
     public init(
         profile: BackendProfile = .strict, adminToken: String = MockBackend.defaultAdminToken,
-        faults: FaultPlan = .none, defects: Set<MockDefect> = [], clock: @escaping @Sendable () -> Date = { Date() },
-        sampleRows: Bool = false
+        faults: FaultPlan = .none, defects: Set<MockDefect> = [], changes: Set<MockChange> = [],
+        clock: @escaping @Sendable () -> Date = { Date() }, sampleRows: Bool = false
     ) {
         self.profile = profile
         self.defects = defects
+        self.changes = changes
         self.adminToken = adminToken
         self.faults = faults
         self.behaviour = MockBehaviour(profile: profile, defects: defects)
@@ -278,7 +283,7 @@ public final class MockBackend: Sendable {
         guard let body else { throw .bodyMissing }
         guard case .object(let object) = body else { throw .bodyNotObject(received: JavaScript.zodTypeName(body)) }
         let now = nowMilliseconds()
-        let validator = CreateRequestValidator(behaviour: behaviour, nowMilliseconds: now)
+        let validator = CreateRequestValidator(behaviour: behaviour, changes: changes, nowMilliseconds: now)
         if let problem = validator.firstProblem(in: object) { throw problem }
 
         let microchipKey: String? = object["microchipNumber"]?.stringValue.map {
@@ -316,7 +321,8 @@ public final class MockBackend: Sendable {
     }
 
     /// The stored form of a valid create body: text fields sanitised, strings as sent, numbers as
-    /// JavaScript prints them, empty optional text and absent fields `null`.
+    /// JavaScript prints them, empty optional text and absent fields `null` (and, under the
+    /// served changes, no breed where it is no longer a field, age as the text sent where it is text).
     func representation(of body: JSONObject, id: String, timestamp: String) -> JSONObject {
         let trims = behaviour.has(.echoTrimmed), keepsHTML = behaviour.has(.echoHTMLKept)
         func text(_ name: String, sanitized: Bool) -> JSONValue {
@@ -336,9 +342,9 @@ public final class MockBackend: Sendable {
             (key: "id", value: .string(id)),
             (key: "petName", value: text("petName", sanitized: true)),
             (key: "species", value: text("species", sanitized: true)),
-            (key: "breed", value: text("breed", sanitized: true)),
+            (key: "breed", value: changes.contains(.breedRemoved) ? .null : text("breed", sanitized: true)),
             (key: "sex", value: text("sex", sanitized: true)),
-            (key: "age", value: number("age")),
+            (key: "age", value: changes.contains(.ageAsText) ? text("age", sanitized: false) : number("age")),
             (key: "description", value: text("description", sanitized: true)),
             (key: "microchipNumber", value: text("microchipNumber", sanitized: false)),
             (key: "locationLatitude", value: number("locationLatitude", asString: coordinatesAsText)),

@@ -30,6 +30,8 @@ public struct MockServerOptions: Sendable {
     public var idleTimeout: Double
     /// The backend defects to plant (see ``MockDefect``); none by default.
     public var defects: Set<MockDefect> = []
+    /// The contract changes to serve (see ``MockChange``); none by default.
+    public var changes: Set<MockChange> = []
     /// Whether the store starts with production's 8 sample announcements (``SampleRows``);
     /// `false` by default (`petspot-contracts mock --profile production` turns it on, as
     /// production reseeds them on every start).
@@ -77,7 +79,7 @@ public final class MockHTTPServer: Sendable {
     /// - Parameter clock: the backend's clock (defaults to the system clock).
     public init(options: MockServerOptions, clock: @escaping @Sendable () -> Date = { Date() }) {
         let backend = MockBackend(profile: options.profile, adminToken: options.adminToken, faults: options.faults,
-                                  defects: options.defects, clock: clock, sampleRows: options.sampleRows)
+                                  defects: options.defects, changes: options.changes, clock: clock, sampleRows: options.sampleRows)
         self.backend = backend
         self.options = options
         let configuration = HTTPServer.Configuration(

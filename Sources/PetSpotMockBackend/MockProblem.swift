@@ -42,6 +42,8 @@ enum MockProblem: Error, Equatable {
     case missingContact
     /// The microchip number is already stored.
     case microchipTaken
+    /// A rule of a served contract change (``MockChange``), answered as the change says.
+    case changedContract(MockChange.Answer)
 
     // Photo upload
     /// No Authorization header.
@@ -202,6 +204,8 @@ struct MockBehaviour: Sendable {
                                                           "At least one contact method (email or phone) is required"), field: "contact")
         case .microchipTaken:
             return MockError(409, "CONFLICT", "An entity with this value already exists", field: "microchipNumber")
+        case .changedContract(let answer):
+            return MockError(answer.status, answer.code, answer.message(in: profile), field: answer.field)
         case .authorizationMissing:
             return MockError(401, "UNAUTHENTICATED", pick("Authorization header is required",
                                                           "Basic authentication with the management password is required"))

@@ -3,7 +3,6 @@ import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
-import PetSpotRunner
 
 /// The captured contract as an OpenAPI 3.1 document, for tools that read OpenAPI (Schemathesis,
 /// Prism, code generators): every route of backend-contract.md with its methods (`HEAD` and

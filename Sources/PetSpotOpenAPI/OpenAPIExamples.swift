@@ -1,10 +1,10 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-import PetSpotRunner
 
 /// Example answers for the OpenAPI document, taken from the catalogs: every catalog case is
 /// sent to an in-process mock in the production profile, and each answer that is what the case

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// What the keywords of one schema evaluated, for `unevaluatedProperties`/`unevaluatedItems`.
 /// A class because sibling keywords and subschemas all add to the same record.

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// One JSON Schema keyword: how it compiles from the schema and how it checks an instance.
 ///

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// The `format` values this validator can assert; any other name stays an annotation.
 enum StringFormat: String, Sendable {
@@ -105,19 +106,17 @@ enum FormatCheck {
         return isDate(bytes[0..<10]) && isTime(bytes[11...])
     }
 
-    /// The RFC 3339 appendix A duration grammar, as an automaton (it has no backreferences or
-    /// lookarounds, so matching it always decides).
-    static let duration: PatternNFA = {
+    /// The RFC 3339 appendix A duration grammar. It has no backreferences or lookarounds, so
+    /// the linear matcher decides every text.
+    static let duration: RegexPattern = {
         let time = #"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"#
         let date = #"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"#
-        var parser = RegexParser(Array("^P(?:\(date)(?:\(time))?|\(time)|[0-9]+W)$".unicodeScalars))
-        // The literal is a fixed, valid pattern without backreferences or lookarounds: neither
-        // the parse nor the automaton can fail on it.
-        return PatternNFA(try! parser.parse())!
+        // The literal is a fixed, valid pattern: the parse cannot fail on it.
+        return try! RegexPattern("^P(?:\(date)(?:\(time))?|\(time)|[0-9]+W)$")
     }()
 
     static func isDuration(_ text: String) -> Bool {
-        text.withUTF8Span { duration.matches($0) }
+        (try? duration.matches(text)) == true
     }
 
     static func isIPv4(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -1,9 +1,9 @@
 /// The validator's only unsafe code: a reference that calls into its object without
 /// reference counting, for the fast path's innermost calls (each keyword of a schema, a
-/// schema's `$ref` target, a keyword's subschemas, a pattern's matcher, a matcher's automaton),
-/// where retain/release pairs would otherwise cost as much as the checks themselves: with a
-/// strong reference in its place the validator runs at less than half its speed (2026-11-26,
-/// create-request payload: 405,000 against 923,000 validations per CPU-second, same run).
+/// schema's `$ref` target, a keyword's subschemas), where retain/release pairs would otherwise
+/// cost as much as the checks themselves: with a strong reference in its place the validator
+/// runs at less than half its speed (2026-11-26, create-request payload: 405,000 against
+/// 923,000 validations per CPU-second, same run).
 ///
 /// Soundness rests on one invariant, kept by construction: **an `UnretainedReference` is stored
 /// only in an immutable (`let`-only) object that also holds a strong `let` reference to the same
@@ -12,8 +12,8 @@
 /// referent outlives every ``withObject(_:)`` call. (A struct holding both, like ``Subschemas``,
 /// keeps it too: every copy that can hand out the unretained reference also holds the strong
 /// one.) Each construction site is in an initializer beside its owning `let`: `SchemaNode.init`,
-/// `Subschemas.init`, `RegexPattern.init`, `SimplePattern.init`. The type is trivial (no
-/// reference counting when copied), so arrays of it cost nothing to read.
+/// `Subschemas.init`. The type is trivial (no reference counting when copied), so arrays of it
+/// cost nothing to read.
 ///
 /// Checked in debug builds twice over: each reference also keeps a weak reference and traps if
 /// its referent is gone; and ``CompiledSchema/validity(of:)`` compares every fast-path verdict

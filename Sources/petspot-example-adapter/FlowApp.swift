@@ -13,15 +13,45 @@ struct Question {
     let inputs: JSONObject
 }
 
-/// What the app does with a report: blocked at a step with invalid fields, or submitted.
+/// What the app does with a report: blocked at a step with invalid fields, submitted, or
+/// unavailable when the build has no such flow.
 enum AppAnswer {
     case submitted(JSONObject)
     case blocked(step: String, fields: [String])
+    case unavailable
 }
 
-/// The report flows as an app would code them, with the defects of `defects` planted.
+/// A build of the app as it shipped (sut-protocol.md, "Older builds also differ ..."): which flows
+/// it offers and what its mapper sends, its defects included.
+enum AppRelease: String, CaseIterable {
+    /// The first builds (early December 2025), before the pet name field.
+    case firstBuilds = "1.0"
+    /// After the pet name field, before "status by flow".
+    case beforeStatusByFlow = "1.4"
+    /// Today's build.
+    case current = "2.0"
+
+    /// Whether the Found flow exists (the first builds hid its button).
+    var hasFoundFlow: Bool { self != .firstBuilds }
+
+    /// Whether the payload carries petName, breed and age (the first builds had no pet name field
+    /// and never sent breed or age, although their screens asked for them and validated the age).
+    var sendsNameBreedAndAge: Bool { self != .firstBuilds }
+
+    /// Whether a report with both coordinates left empty passes and sends 0.0 and 0.0.
+    var sendsZeroForEmptyLocation: Bool { self == .firstBuilds }
+
+    /// Whether the status follows the flow; before, the mapper sent `MISSING` for both flows.
+    var sendsStatusByFlow: Bool { self == .current }
+
+    /// The highest protocol version the build's adapter speaks.
+    var protocolVersion: Int { self == .firstBuilds ? 1 : 2 }
+}
+
+/// The report flows of `release` as an app would code them, with the defects of `defects` planted.
 struct FlowApp {
     let defects: Set<String>
+    let release: AppRelease
 
     func has(_ defect: String) -> Bool { defects.contains(defect) }
 
@@ -269,6 +299,7 @@ struct FlowApp {
 
     func answer(_ question: Question) -> AppAnswer {
         let missing = question.flow == "missing"
+        if !missing && !release.hasFoundFlow { return .unavailable }
         let inputs = question.inputs
         var invalid: [String: [String]] = [:]
         func refuse(_ step: String, _ field: String) { invalid[step, default: []].append(field) }
@@ -288,9 +319,15 @@ struct FlowApp {
             let result = age(typed)
             if result.valid { ageValue = result.value } else { refuse(detailsStep, "age") }
         }
-        let latitude = coordinate(text(question, "latitude") ?? "", latitude: true)
+        let typedLatitude = text(question, "latitude") ?? "", typedLongitude = text(question, "longitude") ?? ""
+        let latitude: Double?, longitude: Double?
+        if release.sendsZeroForEmptyLocation && trim(typedLatitude).isEmpty && trim(typedLongitude).isEmpty {
+            (latitude, longitude) = (0, 0)
+        } else {
+            latitude = coordinate(typedLatitude, latitude: true)
+            longitude = coordinate(typedLongitude, latitude: false)
+        }
         if latitude == nil { refuse(detailsStep, "latitude") }
-        let longitude = coordinate(text(question, "longitude") ?? "", latitude: false)
         if longitude == nil { refuse(detailsStep, "longitude") }
 
         let phone = text(question, "phone") ?? ""
@@ -316,19 +353,21 @@ struct FlowApp {
         if !email.isEmpty && !has("drop-email") { payload.append(("email", .string(emailSent(email)))) }
         let phoneSent = phoneKept(phone, caregiver: false)
         if !phoneSent.isEmpty { payload.append(("phone", .string(phoneSent))) }
-        let status = missing ? "MISSING" : "FOUND"
+        let status = missing || !release.sendsStatusByFlow ? "MISSING" : "FOUND"
         payload.append(("status", .string(has("status-lowercase") ? status.lowercased() : status)))
         if let chip = text(question, "chipNumber") {
             let digits = chipDigits(chip)
             if !digits.isEmpty || has("chip-blank-sent") { payload.append(("microchipNumber", .string(digits))) }
         }
-        if missing, let name = optionalText(text(question, "petName"), field: "petName") { payload.append(("petName", .string(name))) }
-        if let breed = optionalText(text(question, "breed"), field: "breed") {
-            payload.append(("breed", .string(breed)))
-        } else if has("empty-breed") {
-            payload.append(("breed", .string("")))
+        if release.sendsNameBreedAndAge {
+            if missing, let name = optionalText(text(question, "petName"), field: "petName") { payload.append(("petName", .string(name))) }
+            if let breed = optionalText(text(question, "breed"), field: "breed") {
+                payload.append(("breed", .string(breed)))
+            } else if has("empty-breed") {
+                payload.append(("breed", .string("")))
+            }
+            if missing, let ageValue { payload.append(("age", .number(JSONNumber(ageValue)))) }
         }
-        if missing, let ageValue { payload.append(("age", .number(JSONNumber(ageValue)))) }
         if let description = optionalText(text(question, "description"), field: "description") {
             payload.append(("description", .string(description)))
         }

@@ -59,8 +59,10 @@ enum SubmissionRule: String {
 struct SubmissionService: Sendable {
     /// Where the backend is, e.g. `http://127.0.0.1:53124`.
     let baseURL: URL
-    /// Seconds a request may take, from its start to the end of its answer (above 0).
-    let requestTimeout: Double
+    /// Seconds a request may take, from its start to the end of its answer (above 0); `nil`
+    /// leaves the sessions at URLSession's default (60 s without an answer), the planted
+    /// protocol break `ignore-request-timeout`.
+    let requestTimeout: Double?
 
     /// `POST /api/v1/announcements` with `body`; the created announcement on 201.
     /// - Throws: a status other than 201, no answer, or a 201 without `id` and `managementPassword`.
@@ -110,9 +112,11 @@ struct SubmissionService: Sendable {
     /// Sends `request` on a session of its own and waits for its answer or its deadline.
     private func send(_ request: URLRequest) async throws(SubmissionFailure) -> (status: Int, body: Data) {
         let configuration = URLSessionConfiguration.ephemeral
-        // Rounded up for URLSession on Linux, which truncates to whole seconds; the deadline below is exact.
-        configuration.timeoutIntervalForRequest = requestTimeout.rounded(.up)
-        configuration.timeoutIntervalForResource = requestTimeout.rounded(.up)
+        if let requestTimeout {
+            // Rounded up for URLSession on Linux, which truncates to whole seconds; the deadline below is exact.
+            configuration.timeoutIntervalForRequest = requestTimeout.rounded(.up)
+            configuration.timeoutIntervalForResource = requestTimeout.rounded(.up)
+        }
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -131,7 +135,7 @@ struct SubmissionService: Sendable {
                 }
             }
             task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { task.cancel() }
+            if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { task.cancel() } }
         }
         switch outcome {
         case .success(let (body, response)):
@@ -146,10 +150,20 @@ struct SubmissionService: Sendable {
     }
 }
 
+/// The planted protocol break `crash-on-submit`: what a force-unwrapped `nil` in the submission
+/// code prints before the process dies (with status 70 rather than a signal, so that no backtrace
+/// is collected).
+func crashInSubmissionCode() -> Never {
+    FileHandle.standardError.write(Data("\(#fileID):\(#line): Fatal error: Unexpectedly found nil while unwrapping an Optional value\n".utf8))
+    exit(70)
+}
+
 /// What the report screen shows after a step of the submission.
 enum SubmissionAnswer: Equatable {
     /// The flow refused Continue (as in version 1): nothing was sent.
     case blocked(step: String, fields: [String])
+    /// The build has no such flow (as in version 1): nothing was sent.
+    case unavailable
     /// Both requests succeeded: the app leaves the flow (Missing: the summary shows the password).
     case submitted(managementPassword: String)
     /// The screen stays and shows this alert, with Try Again and Cancel.
@@ -196,6 +210,8 @@ final class ReportScreens {
         switch app.answer(question) {
         case .blocked(let step, let fields):
             return .blocked(step: step, fields: fields)
+        case .unavailable:
+            return .unavailable
         case .submitted(let payload):
             var report = ReportOnScreen(question: question, payload: payload, service: service, photoPath: photoPath)
             let answer = await attempt(&report)

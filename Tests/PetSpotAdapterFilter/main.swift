@@ -18,6 +18,7 @@
 // the end of its input. It never touches the network.
 import Foundation
 import PetSpotJSON
+import PetSpotProcess
 import PetSpotPropertyEngine
 
 /// The spellings of one value, each valid JSON with the same value.
@@ -157,6 +158,8 @@ while !arguments.isEmpty {
 if questions { changes.numbers = false }
 if keepBOM { changes.scalars = questions ? ("\u{FEFF}", bomStandIn) : (bomStandIn, "\u{FEFF}") }
 var random = SplitMix64(seed: seed)  // one seed, one run
+// Started by the runner or a test: exit once it is gone, even if our standard input stays open.
+ParentWatch.start(ending: .exit)
 while let line = readLine(strippingNewline: true) {
     var reply = line
     if let value = try? JSONValue.parse(line), case .object = value {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The package's rules for locks and unsafe code (CONTRIBUTING.md, "Access"), checked over the
-/// source text of `Sources` and `Generators`, so that a new lock or pointer trick outside its
-/// place fails a test instead of waiting for a review.
+/// The package's rules for locks, unsafe code and child processes (CONTRIBUTING.md, "Access"),
+/// checked over the source text of `Sources` and `Generators` (and `Tests`, for child
+/// processes), so that a new lock, pointer trick or process spawn outside its place fails a test
+/// instead of waiting for a review.
 @Suite("source rules")
 struct SourceRulesTests {
     /// A construct allowed only in the listed files (paths relative to the package root).
@@ -11,6 +12,8 @@ struct SourceRulesTests {
         let name: String
         let pattern: String
         let allowedFiles: Set<String>
+        /// The folders whose Swift files the rule applies to.
+        var folders = ["Sources", "Generators"]
         var testDescription: String { name }
     }
 
@@ -22,9 +25,15 @@ struct SourceRulesTests {
         "Sources/PetSpotHTTP/ConnectionLoop.swift", "Sources/PetSpotHTTP/ServerRun.swift",
         "Sources/PetSpotHTTP/Socket.swift", "Sources/PetSpotHTTP/HTTPServer.swift",
         "Sources/PetSpotHTTP/HTTPClientConnection.swift", "Sources/PetSpotHTTP/SocketAddress.swift",
-        "Sources/PetSpotRunner/Adapter/AdapterProcess.swift", "Sources/PetSpotRunner/Runtime/RunnerOutput.swift",
-        "Sources/PetSpotRunner/Submission/FaultProxy.swift",
+        "Sources/PetSpotAdapterDriving/AdapterProcess.swift", "Sources/PetSpotRuntime/RunnerOutput.swift",
+        "Sources/PetSpotSubmissionFaults/FaultProxy.swift",
+        "Sources/PetSpotProcess/ProcessSpawn.swift", "Sources/PetSpotProcess/PipeIO.swift",
+        "Sources/PetSpotProcess/OutputDrain.swift", "Sources/PetSpotProcess/LineReader.swift",
     ]
+
+    /// The one file that starts a child process (PetSpotProcess's `posix_spawn`), and so the one
+    /// that looks up `posix_spawn_file_actions_addclosefrom_np` at run time.
+    static let spawnFile = "Sources/PetSpotProcess/ProcessSpawn.swift"
 
     static let rules: [Rule] = [
         Rule(
@@ -38,7 +47,14 @@ struct SourceRulesTests {
         Rule(
             name: "a C function looked up at run time (dlsym, cast to its C type) only where a POSIX call needs it",
             pattern: #"\bdlsym\(|unsafeBitCast\(symbol"#,
-            allowedFiles: posixFiles),
+            allowedFiles: [spawnFile]),
+        // Every child, in the product and in the tests, is started by PetSpotProcess: in a group of
+        // its own, with none of our descriptors, terminated with its starter, its pipes written
+        // without a trap. Foundation's `Process` gives none of that.
+        Rule(
+            name: "child processes start only in PetSpotProcess (posix_spawn there; no Process, fork, exec or popen)",
+            pattern: #"\bposix_spawn\w*\(|\bv?fork\(\)|\bexecv\w*\(|\bProcess\(\)|Foundation\.Process\b|\bpopen\("#,
+            allowedFiles: [spawnFile], folders: ["Sources", "Generators", "Tests"]),
         Rule(
             name: "nonisolated(unsafe) only for the signal handler's pipe",
             pattern: #"nonisolated\(unsafe\)"#,
@@ -49,12 +65,15 @@ struct SourceRulesTests {
             allowedFiles: ["Sources/PetSpotConcurrency/Locked.swift"]),
     ]
 
-    /// Every Swift file of the library and tool code, with its lines outside comments.
-    static func codeLines() throws -> [(file: String, line: Int, text: String)] {
+    /// Every Swift file under `folders` (the library and tool code by default), with its lines
+    /// outside comments; hidden folders (a nested package's `.build`) are skipped.
+    static func codeLines(in folders: [String] = ["Sources", "Generators"]) throws -> [(file: String, line: Int, text: String)] {
         var lines: [(String, Int, String)] = []
-        for directory in ["Sources", "Generators"] {
+        for directory in folders {
             let root = packageRoot.appendingPathComponent(directory)
-            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
+                continue
+            }
             for case let url as URL in walker where url.pathExtension == "swift" {
                 let relative = String(url.path.dropFirst(packageRoot.path.count + 1))
                 let text = try String(contentsOf: url, encoding: .utf8)
@@ -81,7 +100,7 @@ struct SourceRulesTests {
     /// let the construct in the moved file fail the rule, or (worse) be read as still allowed.
     @Test("every file a rule allows exists", arguments: rules)
     func allowedFilesExist(_ rule: Rule) throws {
-        let files = Set(try Self.codeLines().map(\.file))
+        let files = Set(try Self.codeLines(in: rule.folders).map(\.file))
         let missing = rule.allowedFiles.subtracting(files).sorted()
         #expect(missing.isEmpty, "\(rule.name): no such file: \(missing.joined(separator: ", "))")
     }
@@ -89,7 +108,7 @@ struct SourceRulesTests {
     @Test("each construct appears only where the rules allow it", arguments: rules)
     func constructStaysInItsFiles(_ rule: Rule) throws {
         let pattern = try Regex(rule.pattern)
-        let offending = try Self.codeLines().filter { !rule.allowedFiles.contains($0.file) && $0.text.contains(pattern) }
+        let offending = try Self.codeLines(in: rule.folders).filter { !rule.allowedFiles.contains($0.file) && $0.text.contains(pattern) }
         #expect(
             offending.isEmpty,
             "\(rule.name); found elsewhere:\n\(offending.map { "\($0.file):\($0.line): \($0.text)" }.joined(separator: "\n"))")

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotPropertyEngine
 import PetSpotJSON

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import PetSpotProcess
 import Testing
 @testable import PetSpotHTTP
 
@@ -16,9 +17,9 @@ struct MockProcessTests {
         let child: ChildProcess
         if let fileLimit {
             child = try ChildProcess("/bin/sh", ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", binary, "mock", "--port", "0"] + arguments,
-                                     capturingStandardError: true)
+                                     output: .pipe, error: .pipe)
         } else {
-            child = try ChildProcess(binary, ["mock", "--port", "0"] + arguments)
+            child = try ChildProcess(binary, ["mock", "--port", "0"] + arguments, output: .pipe)
         }
         let port = try #require(child.listeningPort(), "no 'listening on http://127.0.0.1:PORT' line")
         return (child, port)
@@ -45,7 +46,7 @@ struct MockProcessTests {
     func lowDescriptorLimit() throws {
         allowManyOpenFiles()
         let (child, port) = try startMock(["--header-timeout", "30", "--request-timeout", "30", "--idle-timeout", "30"], fileLimit: 64)
-        let warning = child.readErrorLine(timeout: 5) ?? ""
+        let warning = child.readErrorLine(timeout: 300) ?? ""
         #expect(warning.hasPrefix("warning: the open-file limit is 64 descriptors, so the mock holds at most 42 connections at once instead of 512"),
                 "\(warning.debugDescription)")
         #expect(warning.contains("ulimit -n 592"))
@@ -78,7 +79,7 @@ struct MockProcessTests {
             #expect(cpuAfter - cpuBefore < 0.3, "the mock used \(cpuAfter - cpuBefore) s of CPU at the limit")
         }
         child.send(SIGTERM)
-        let exit = try #require(child.waitForExit(timeout: 10))
+        let exit = try #require(child.waitForExit(timeout: 120), "still running 120 s after SIGTERM")
         #expect(exit.status == 0)
     }
 

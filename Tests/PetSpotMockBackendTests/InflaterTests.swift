@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotHTTP
+import PetSpotProcess
 import PetSpotPropertyEngine
 import Testing
 
@@ -172,28 +173,15 @@ struct InflaterTests {
     static let python3: URL? = {
         let env = URL(fileURLWithPath: "/usr/bin/env")
         guard FileManager.default.isExecutableFile(atPath: env.path) else { return nil }
-        let process = Process()
-        process.executableURL = env
-        process.arguments = ["python3", "-c", "import gzip, zlib"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? env : nil
+        let probe = try? ChildProcess.run(env.path, ["python3", "-c", "import gzip, zlib"])
+        return probe?.code == 0 ? env : nil
     }()
 
     /// Runs python3 with `script` (which writes base64 lines) and returns its output.
     static func runPython(_ script: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        let outcome = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script])
+        #expect(outcome.code == 0, "\(outcome.errorText)")
+        return outcome.outputText
     }
 
     @Test("fresh python3 output: random sizes, levels and strategies, up to 300 KB (stored blocks of 64 KiB)",

@@ -1,8 +1,11 @@
 import Foundation
+import PetSpotAdapterDriving
+import PetSpotFlowChecks
 import PetSpotHTTPTestSupport
 import PetSpotJSON
+import PetSpotRuntime
+import PetSpotProcess
 import Testing
-@testable import PetSpotRunner
 
 /// The built example adapter, found in the build products directory beside the test bundle.
 enum ExampleAdapter {
@@ -51,16 +54,8 @@ enum PlantedDefectList {
 
     /// Every defect `--list-defects` prints, the submission defects included.
     static let listed: [(name: String, field: String)] = {
-        guard let path = ExampleAdapter.path else { return [] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--list-defects"]
-        let output = Pipe()
-        process.standardOutput = output
-        guard (try? process.run()) != nil else { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+        guard let path = ExampleAdapter.path, let listing = try? ChildProcess.run(path, ["--list-defects"]) else { return [] }
+        return listing.outputText.split(separator: "\n").compactMap { line in
             let columns = line.split(separator: "\t").map(String.init)
             return columns.count >= 2 ? (columns[0], columns[1]) : nil
         }
@@ -109,7 +104,7 @@ struct AdapterDrivingTests {
         #expect(result.status == 0, "\(result.out)")
     }
 
-    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id"])
+    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id", "wrong-v"])
     func brokenProtocol(mode: String) async throws {
         let result = try await checkAdapter("--break \(mode)")
         #expect(result.status == 1)
@@ -238,15 +233,8 @@ struct AdapterDrivingTests {
             "check", "--sut", "\(python) \(script)", "--seed", "12", "--no-mock", "--no-progress", "--report-json", reportPath,
         ])
         #expect(result.status == 0, "\(result.out)")
-        let listing = Process()
-        listing.executableURL = URL(fileURLWithPath: python)
-        listing.arguments = [script, "--list-defects"]
-        let output = Pipe()
-        listing.standardOutput = output
-        try listing.run()
-        let names = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
-        listing.waitUntilExit()
+        let listing = try ChildProcess.run(python, [script, "--list-defects"])
+        let names = listing.outputText.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         #expect(names == PlantedDefectList.listed.map(\.name))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
+import PetSpotContractGroups
+import PetSpotFlowChecks
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 /// What a failure keeps of its answer: bounded, whatever the answer's size.

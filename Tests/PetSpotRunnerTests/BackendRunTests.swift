@@ -1,13 +1,18 @@
 import Foundation
+import PetSpotBackendGroups
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers

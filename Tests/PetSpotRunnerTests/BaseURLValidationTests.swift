@@ -1,6 +1,6 @@
 import Foundation
+import PetSpotRuntime
 import Testing
-@testable import PetSpotRunner
 
 /// `--base-url` through the command line: what the transport cannot use is refused when the
 /// command line is read (exit 2, naming the fault), never found out later (exit 3).

@@ -1,12 +1,14 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRunner
+import PetSpotRuntime
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -183,20 +185,26 @@ struct SecondSignalTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let jsonPath = directory.appendingPathComponent("report.json").path
-        let child = try ChildProcess(binary, [
+        let child = try WatchedChild(binary, [
             "run", "--base-url", server.url, "--cases", "200", "--seed", "5", "--concurrency", "4", "--no-progress", "--timeout", "30",
             "--admin-token", MockBackend.defaultAdminToken, "--report-json", jsonPath,
         ])
-        let wait = Date(timeIntervalSinceNow: 30)
-        while Date() < wait && server.storedIds.count < 3 { usleep(5_000) }
+        // Counted polls, far above what even a loaded machine needs.
+        for _ in 0..<24_000 {
+            if server.storedIds.count >= 3 { break }
+            usleep(5_000)
+        }
         interrupted.withLock { $0 = true }
         child.send(SIGINT)
         // The cleanup has begun when a delete arrives after the signal.
         let deletesBefore = server.requests.filter { $0.method == "DELETE" }.count
-        while Date() < wait && server.requests.filter({ $0.method == "DELETE" }).count <= deletesBefore { usleep(5_000) }
+        for _ in 0..<24_000 {
+            if server.requests.filter({ $0.method == "DELETE" }).count > deletesBefore { break }
+            usleep(5_000)
+        }
         usleep(200_000)
         child.send(SIGINT)
-        let outcome = child.wait(upTo: 30)
+        let outcome = child.wait(upTo: 600)
         #expect(outcome.status == 130, "\(outcome.err)")
         let stored = server.storedIds
         #expect(!stored.isEmpty)

@@ -3,9 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import PetSpotJSON
+import PetSpotRuntime
 import Testing
 @testable import PetSpotCLI
-@testable import PetSpotRunner
 @testable import PetSpotReport
 
 @Suite("CI-native reports: JUnit and GitHub annotations")
@@ -16,7 +16,7 @@ struct CIReportTests {
         return suites.flatMap { $0.elements(forName: "testcase") }
     }
 
-    @Test("JUnit classnames have no dots, slashes or paths, and name the command", .timeLimit(.minutes(3)))
+    @Test("JUnit classnames have no dots, slashes or paths, and name the command", .timeLimit(.minutes(30)))
     func classNames() async throws {
         for run in [try await ReportRuns.passingCheck.value, try await ReportRuns.hostileRun.value] {
             let classNames = Set(try Self.testcases(run).compactMap { $0.attribute(forName: "classname")?.stringValue })
@@ -35,7 +35,7 @@ struct CIReportTests {
     /// Every flow case is checked against every contract at once: the exploration's time is
     /// the coverage contract's and a contract's own is its causes' shrinking, so no time is
     /// counted twice (each row used to show the whole exploration's).
-    @Test("check's flow-answer rows carry times that add up to no more than the run's", .timeLimit(.minutes(3)))
+    @Test("check's flow-answer rows carry times that add up to no more than the run's", .timeLimit(.minutes(30)))
     func flowAnswerTimes() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let report = try run.json()
@@ -47,7 +47,7 @@ struct CIReportTests {
         #expect(times.filter { $0 > 0 }.count >= 2, "the exploration and the shrinking of the failing contract: \(times)")
     }
 
-    @Test("run's JUnit testcases carry real times that add up to their suite's", .timeLimit(.minutes(3)))
+    @Test("run's JUnit testcases carry real times that add up to their suite's", .timeLimit(.minutes(30)))
     func runTimes() async throws {
         let run = try await ReportRuns.hostileRun.value
         let document = try XMLDocument(contentsOf: run.junitURL, options: [])
@@ -72,7 +72,7 @@ struct CIReportTests {
         #expect(total > 0)
     }
 
-    @Test("suites carry the seed and replay; failing testcases their failure's seed, replay and case", .timeLimit(.minutes(3)))
+    @Test("suites carry the seed and replay; failing testcases their failure's seed, replay and case", .timeLimit(.minutes(30)))
     func properties() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let document = try XMLDocument(contentsOf: run.junitURL, options: [])
@@ -101,7 +101,7 @@ struct CIReportTests {
         return result
     }
 
-    @Test("--github-annotations prints one ::error per failure kept, escaped, after the report and before the verdict", .timeLimit(.minutes(3)))
+    @Test("--github-annotations prints one ::error per failure kept, escaped, after the report and before the verdict", .timeLimit(.minutes(30)))
     func annotationsInOutput() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let lines = run.out.split(separator: "\n").map(String.init)

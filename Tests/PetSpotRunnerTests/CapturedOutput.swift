@@ -1,5 +1,5 @@
 import PetSpotConcurrency
-import PetSpotRunner
+import PetSpotRuntime
 
 /// What a command prints, collected in memory: pass ``runner`` to the command, then read
 /// ``standardOutput`` and ``standardError``.

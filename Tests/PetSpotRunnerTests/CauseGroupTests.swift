@@ -1,9 +1,9 @@
 import Foundation
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 @Suite("causes grouped by what they share")
@@ -47,7 +47,7 @@ struct CauseGroupTests {
     /// shared by every text field (planted by the filter around the adapter). The distinct
     /// causes exceed --max-failures 10: the first ones are shrunk, the rest listed unshrunk, and
     /// the U+FEFF failures of several fields are one cause.
-    @Test("one default check names every defective field of an app with a dozen defects", .timeLimit(.minutes(5)))
+    @Test("one default check names every defective field of an app with a dozen defects", .timeLimit(.minutes(30)))
     func dozenDefects() async throws {
         let adapter = try #require(ExampleAdapter.path)
         let filter = try #require(AdapterFilter.path)

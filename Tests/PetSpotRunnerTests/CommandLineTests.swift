@@ -1,7 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotMockBackend
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 /// Runs the tool in-process and returns its exit code and output.
@@ -85,6 +85,44 @@ struct CommandLineTests {
         #expect(result.status == 3)
         #expect(result.err.contains("cannot reach http://127.0.0.1:\(port)"))
         #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("mock --change list names every change with its summary, one per line, and exits 0")
+    func changeList() async {
+        let result = await runTool(["mock", "--change", "list"])
+        #expect(result.status == 0)
+        #expect(result.err.isEmpty)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == MockChange.allCases.count)
+        for (line, change) in zip(lines, MockChange.allCases) {
+            #expect(line.hasPrefix(change.name + " "), "\(line)")
+            #expect(line.contains("\(change.kind.rawValue): \(change.summary)"), "\(line)")
+        }
+    }
+
+    @Test("mock --change with an unknown name is a usage error naming it", arguments: [
+        (["--change", "status-missing-renamed-lots"], "unknown change 'status-missing-renamed-lots' (see --change list); did you mean 'status-missing-renamed-lost'?"),
+        (["--change", "breed-removed", "--change", "age-max-30,,email-required"], "invalid value 'age-max-30,,email-required' for --change: empty change name"),
+    ])
+    func changeUnknown(arguments: [String], expected: String) async {
+        let result = await runTool(["mock"] + arguments)
+        #expect(result.status == RunnerExitCode.usage.rawValue)
+        #expect(result.err.contains(expected), "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(result.out.isEmpty)
+    }
+
+    @Test("mock says on standard error which changes it serves before it binds")
+    func changesServedNamed() throws {
+        let binary = try #require(ToolBinary.path)
+        let occupant = MockHTTPServer(options: MockServerOptions(port: 0))
+        let port = try occupant.start()
+        defer { occupant.stop() }
+        // The port is taken, so the mock stops after its notes with a configuration error.
+        let outcome = try ChildProcess.run(binary, ["mock", "--port", String(port), "--change", "null-island-refused,breed-removed"])
+        #expect(outcome.status == RunnerExitCode.configuration.rawValue, "\(outcome.err)")
+        let lines = outcome.err.split(separator: "\n")
+        #expect(lines.first == "serving contract changes (2): breed-removed, null-island-refused", "\(outcome.err)")
     }
 
     @Test("suggestions come from edit distance")

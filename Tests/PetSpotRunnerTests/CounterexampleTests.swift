@@ -1,9 +1,9 @@
 import Foundation
+import PetSpotFlowChecks
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 @Suite("counterexample rendering")

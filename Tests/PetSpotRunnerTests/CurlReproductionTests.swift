@@ -1,21 +1,15 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotContractGroups
 import PetSpotModel
-@testable import PetSpotRunner
+import PetSpotProcess
 import Testing
 
 /// Runs `script` with `/bin/sh -c`, the environment `environment` added; returns standard output.
 func runShell(_ script: String, environment: [String: String] = [:]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return data
+    let outcome = try ChildProcess.run(
+        "/bin/sh", ["-c", script], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    return Data(outcome.output)
 }
 
 /// A shell function standing in for curl: prints each argument on its own line between markers,

@@ -8,86 +8,62 @@ import PetSpotConcurrency
 import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
+import PetSpotProcess
 import Testing
 
 // The adapters' submission (protocol version 2): the example adapter and the Python adapter
 // driven with v2 lines through a pipe, against the mock over HTTP on 127.0.0.1.
 
-/// An adapter process driven one question at a time through its standard input and output.
+/// An adapter process driven one question at a time through its standard input and output,
+/// both pipes from the test (``ChildProcess``): it is terminated, with its process group, when
+/// this object goes, on every path out of the test.
 ///
 /// Blocking reads and waits run on threads of their own, not on the concurrency pool, so that a
-/// slow adapter does not starve the tests that run beside it. The test's ends of the pipes are
-/// close-on-exec: a process another test spawns meanwhile cannot inherit them (and keep the
-/// adapter's standard input open after ``finish()`` closed it).
+/// slow adapter does not starve the tests that run beside it. Writing to an adapter that is gone
+/// is ``AdapterGone``, never a trap.
 final class SubmissionAdapterProcess: Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let pending = Locked(Data())
+    /// Seconds a question may wait for its answer: a hang, not a measure (the slowest scenario
+    /// answers within seconds).
+    static let answerLimit = 300.0
+    private let process: ChildProcess
 
-    /// Starts `command` (an executable and its arguments). It is stopped after `limit` seconds,
-    /// so that an adapter that never answers fails the test instead of hanging it.
-    init(_ command: [String], limit: Double = 90) throws {
-        for handle in [input.fileHandleForReading, input.fileHandleForWriting, output.fileHandleForReading, output.fileHandleForWriting] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let process = self.process
-        Thread.detachNewThread {
-            let deadline = Date(timeIntervalSinceNow: limit)
-            while process.isRunning {
-                if Date() >= deadline {
-                    process.terminate()
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+    /// Starts `command` (an executable and its arguments).
+    init(_ command: [String]) throws {
+        process = try ChildProcess(command[0], Array(command.dropFirst()), input: .pipe, output: .pipe, error: .collected)
     }
 
     /// Writes `question` as one line and returns the answer line, parsed.
     func ask(_ question: JSONObject) async throws -> JSONObject {
-        input.fileHandleForWriting.write(JSONValue.object(question).serializedData() + Data("\n".utf8))
-        let reader = output.fileHandleForReading
-        let pending = self.pending
-        let line: Data? = await onOwnThread {
-            var buffer = pending.withLock { $0 }
-            while !buffer.contains(0x0A) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
-            let end = buffer.firstIndex(of: 0x0A)!
-            pending.withLock { $0 = Data(buffer[(end + 1)...]) }
-            return Data(buffer[..<end])
+        let text = JSONValue.object(question).serialized()
+        do {
+            try process.writeLine(text)
+        } catch {
+            throw AdapterGone(question: "\(text) (\(error))")
         }
-        guard let line else { throw AdapterGone(question: JSONValue.object(question).serialized()) }
+        let process = self.process
+        guard let line = await onOwnThread({ process.readLine(timeout: Self.answerLimit) }) else {
+            let errors = String(decoding: process.collectedError(waitingUpTo: 0), as: UTF8.self)
+            throw AdapterGone(question: text + (errors.isEmpty ? "" : "; its standard error: \(errors)"))
+        }
         guard let answer = try JSONValue.parse(line).objectValue else {
-            throw AdapterGone(question: "answer is not an object: \(String(decoding: line, as: UTF8.self))")
+            throw AdapterGone(question: "answer is not an object: \(line)")
         }
         return answer
     }
 
-    /// Closes standard input and returns the exit status (stopping the adapter after `seconds`).
-    func finish(within seconds: Double = 90) async -> Int32 {
-        try? input.fileHandleForWriting.close()
+    /// Closes standard input and returns the exit status (terminating the adapter after `seconds`).
+    func finish(within seconds: Double = 300) async -> Int32 {
+        process.closeInput()
         let process = self.process
         return await onOwnThread {
-            let deadline = Date(timeIntervalSinceNow: seconds)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
+            let exit = process.waitForExit(timeout: seconds) ?? process.terminate()
+            return exit?.code ?? 128 + SIGKILL
         }
     }
 
     struct AdapterGone: Error, CustomStringConvertible {
         let question: String
-        var description: String { "the adapter closed its output instead of answering \(question)" }
+        var description: String { "the adapter gave no answer line (its output ended, or it hung) to \(question)" }
     }
 }
 
@@ -608,14 +584,7 @@ struct ExampleAdapterSubmissionTests {
         let submission = PlantedDefectList.listed.filter { $0.field == "submission" }
         #expect(submission.map(\.name) == SubmissionDefectCase.all.map(\.defect))
         let adapter = try #require(ExampleAdapter.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: adapter)
-        process.arguments = ["--list-defects"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        process.waitUntilExit()
+        let lines = try ChildProcess.run(adapter, ["--list-defects"]).outputText.split(separator: "\n")
         let properties: Set<String> = ["alert", "leaves-flow", "inputs-kept", "gets-through", "one-announcement"]
         for line in lines where line.contains("\tsubmission\t") {
             let columns = line.split(separator: "\t").map(String.init)

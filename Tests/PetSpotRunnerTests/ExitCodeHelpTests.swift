@@ -1,7 +1,7 @@
 @testable import PetSpotCLI
 import PetSpotContractKit
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 @Suite("exit codes in --help")
@@ -10,7 +10,7 @@ struct ExitCodeHelpTests {
     func mockHelp() async {
         let result = await runTool(["mock", "--help"])
         #expect(result.status == 0)
-        #expect(result.out.contains("EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list), 64 usage error, 2 configuration error (e.g. the port is in use)."))
+        #expect(result.out.contains("EXIT CODES: 0 stopped cleanly (SIGINT or SIGTERM; also --break list and --change list), 64 usage error, 2 configuration error (e.g. the port is in use)."))
         #expect(!result.out.contains("a contract failed"))
         #expect(!result.out.contains("target unreachable"))
     }

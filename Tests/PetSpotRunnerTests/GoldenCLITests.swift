@@ -18,7 +18,6 @@ import PetSpotMockTransport
 import PetSpotModel
 import Testing
 @testable import PetSpotCLI
-@testable import PetSpotRunner
 
 @Suite("golden CLI output", .serialized)
 struct GoldenCLITests {

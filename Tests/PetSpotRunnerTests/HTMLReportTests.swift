@@ -1,7 +1,7 @@
 import Foundation
 import PetSpotJSON
+import PetSpotProcess
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 /// Headless Chromium, when installed (Debian: `apt-get install -y chromium`; `.ci/run` installs it).
@@ -18,28 +18,17 @@ enum Chromium {
 
     static let missing = "chromium not found: the HTML report's browser test is skipped (apt-get install -y chromium, or set PETSPOT_CHROMIUM)"
 
-    /// Runs headless Chromium on `file` with `arguments`; returns standard output.
+    /// Runs headless Chromium on `file` with `arguments`; returns standard output. Its profile
+    /// directory is removed, and what it left running in its process group is terminated.
     static func run(_ arguments: [String], file: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path))
+        let chromium = try #require(path)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
-        process.arguments = [
+        let outcome = try ChildProcess.run(chromium, [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--user-data-dir=\(profile.path)", "--virtual-time-budget=2000",
-        ] + arguments + [file.absoluteString]
-        // Standard output goes to a file, read once Chromium has exited (reading a pipe with
-        // Foundation's readDataToEndOfFile traps when a signal interrupts the read).
-        let outputFile = profile.appendingPathExtension("out")
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        let output = try FileHandle(forWritingTo: outputFile)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
+        ] + arguments + [file.absoluteString])
+        return outcome.outputText
     }
 
     /// The DOM of `file` after its scripts ran.
@@ -111,7 +100,7 @@ struct HTMLReportTests {
 
     @Test(
         "in a real browser: every failure, the diff and the chart are there, and a hostile body runs nothing",
-        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(3)))
+        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(30)))
     func browser() async throws {
         let run = try await ReportRuns.hostileRun.value
         let report = try run.json()
@@ -145,7 +134,7 @@ struct HTMLReportTests {
 
     @Test(
         "in a real browser: a failing adapter run shows the shrunk input and replay; a screenshot is kept under .build/",
-        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(3)))
+        .enabled(if: Chromium.path != nil, Comment(rawValue: Chromium.missing)), .timeLimit(.minutes(30)))
     func browserScreenshot() async throws {
         let run = try await ReportRuns.failingAdapter.value
         let dom = try Chromium.dumpDOM(run.htmlURL)

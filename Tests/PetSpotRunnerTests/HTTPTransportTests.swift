@@ -1,8 +1,9 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotContractGroups
+import PetSpotHTTPClient
 import PetSpotJSON
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// `run`'s transport, both wire clients: sockets (`http://`) and URLSession (`https://`, here

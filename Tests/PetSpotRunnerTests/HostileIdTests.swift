@@ -1,9 +1,10 @@
 import Foundation
+import PetSpotBackendGroups
 import PetSpotConcurrency
+import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotJSON
 import Testing
-@testable import PetSpotRunner
 
 @Suite("ids from the target become path segments or are refused")
 struct AnnouncementPathTests {

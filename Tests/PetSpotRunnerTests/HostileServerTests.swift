@@ -1,10 +1,11 @@
 import Foundation
+import PetSpotBackendGroups
 @testable import PetSpotCLI
 import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -298,7 +299,8 @@ struct HostileServerTests {
     func normalRunPasses(withToken: Bool) async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil)
+        // The 20 MB photo uploads take seconds on a loaded machine: the time-out is not this test's subject.
+        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil, ["--timeout", "120"])
         #expect(result.status == 0, "\(result.out)")
         #expect(failures(of: RunCommand.coverageContract, in: result.json).isEmpty)
     }
@@ -307,7 +309,7 @@ struct HostileServerTests {
     func uppercaseScheme() async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)")
+        let result = await runAgainst(server, baseURL: "HTTP://127.0.0.1:\(server.port)", ["--timeout", "120"])
         #expect(result.status == 0, "\(result.err)\(result.out)")
         #expect(result.out.contains("petspot-contracts run: http://127.0.0.1:\(server.port)"))
     }
@@ -324,9 +326,9 @@ struct HostileServerProcessTests {
     /// Runs the executable: 3 generated reports (their creates are what the server attacks) and
     /// a budget that stops before the photo catalog, whose 20 MiB uploads would dominate the
     /// runner's memory.
-    static func runBinary(_ server: HostileServer, _ extra: [String]) throws -> ChildProcess.Outcome {
+    static func runBinary(_ server: HostileServer, _ extra: [String]) throws -> WatchedChild.Outcome {
         let binary = try #require(ToolBinary.path)
-        return try ChildProcess.run(binary, [
+        return try WatchedChild.run(binary, [
             "run", "--base-url", server.url, "--admin-token", MockBackend.defaultAdminToken, "--cases", "3", "--seed", "3",
             "--max-requests", "19", "--no-progress", "--timeout", "5", "--profile", "production",
         ] + extra, upTo: 180)
@@ -383,13 +385,16 @@ struct HostileServerProcessTests {
             "--report-json", jsonPath, "--junit", directory.appendingPathComponent("report.xml").path,
         ]
         if withToken { arguments += ["--admin-token", MockBackend.defaultAdminToken] }
-        let child = try ChildProcess(binary, arguments)
-        // Wait until some reports (with their photos) are on the server.
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline && server.requests.filter({ $0.target.hasSuffix("/photos") }).count < 4 { usleep(20_000) }
+        let child = try WatchedChild(binary, arguments)
+        // Wait until some reports (with their photos) are on the server (counted polls, far
+        // above what even a loaded machine needs).
+        for _ in 0..<6000 {
+            if server.requests.filter({ $0.target.hasSuffix("/photos") }).count >= 4 { break }
+            usleep(20_000)
+        }
         let createdBefore = server.passwords.count
         child.send(signal)
-        let outcome = child.wait(upTo: 30)
+        let outcome = child.wait(upTo: 600)
         #expect(outcome.status == (signal == SIGTERM ? 143 : 130), "\(outcome.err)")
         #expect(createdBefore >= 4)
         #expect(outcome.err.contains("received: no new case is started"))

@@ -1,7 +1,8 @@
 import Foundation
 import PetSpotJSON
+import PetSpotRuntime
+import PetSpotProcess
 import Testing
-@testable import PetSpotRunner
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,15 +39,16 @@ struct MisbehavingAdapter {
         ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
     }
 
-    /// Waits up to `seconds` for every recorded process and group to be gone; returns those left.
-    func survivors(waitingUpTo seconds: Double = 2) -> [pid_t] {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    /// Checks up to `polls` times, 20 ms apart, for every recorded process and group to be
+    /// gone (a count far above what an idle machine needs, not a measure of time); returns
+    /// those left.
+    func survivors(polls: Int = 1500) -> [pid_t] {
         var left: [pid_t] = []
-        repeat {
-            left = pids.filter(processIsAlive) + pids.flatMap(livingProcesses(inGroup:))
+        for _ in 0..<polls {
+            left = pids.filter(ProcessState.isAlive) + pids.flatMap(ProcessGroups.livingMembers(of:))
             if left.isEmpty { return [] }
             usleep(20_000)
-        } while Date() < deadline
+        }
         return Array(Set(left))
     }
 
@@ -150,7 +152,9 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\nwhile read question; do\n"
             + "printf '\\033[2J\\033[31m'; head -c 15000000 /dev/zero | tr '\\0' a; printf '\\n'\ndone\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
-        let result = await checkMisbehaving(adapter)
+        // Writing 15 MB through a pipe takes seconds on a loaded machine; the time-out is not
+        // what this test is about, so it is far above that.
+        let result = await checkMisbehaving(adapter, ["--sut-timeout", "120"])
         #expect(result.status == 1)
         #expect(!result.out.contains("\u{1B}"), "a raw escape code reached the console")
         #expect(result.out.contains("\\u{1B}[2J\\u{1B}[31m"))
@@ -170,7 +174,7 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\nprintf 'boom \\033[2J\\033]0;title\\007 done\\n' >&2\n"
             + "head -c 100000 /dev/zero | tr '\\0' b >&2; printf '\\n' >&2\nexec '\(example)'\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run(binary, [
+        let outcome = try WatchedChild.run(binary, [
             "check", "--sut", adapter.command, "--seed", "1", "--no-mock", "--no-progress",
         ])
         #expect(outcome.status == 0, "\(outcome.out)")
@@ -189,11 +193,14 @@ struct MisbehavingAdapterTests {
         try ("echo $$ >> '\(adapter.pidFile.path)'\n" + adapter.forkChildren + "exec sleep 60\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         // The adapter never answers within its 600 s: only the signal can end this run.
-        let child = try ChildProcess(binary, [
+        let child = try WatchedChild(binary, [
             "check", "--sut", adapter.command, "--sut-timeout", "600", "--cases", "3", "--no-mock", "--no-progress",
         ])
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while adapter.pids.count < 3 && Date() < deadline { usleep(20_000) }
+        // Counted polls, far above what even a loaded machine needs to start them.
+        for _ in 0..<6000 {
+            if adapter.pids.count >= 3 { break }
+            usleep(20_000)
+        }
         #expect(adapter.pids.count == 3)
         child.send(signal)
         let outcome = child.wait(upTo: 300)
@@ -208,7 +215,7 @@ struct MisbehavingAdapterTests {
     @Test("SIGTERM to a long check against the reference model stops its flow cases and writes the report so far")
     func signalToLongCheck() throws {
         let binary = try #require(ToolBinary.path)
-        let child = try ChildProcess(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
+        let child = try WatchedChild(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
         usleep(1_500_000)
         child.send(SIGTERM)
         let outcome = child.wait(upTo: 300)

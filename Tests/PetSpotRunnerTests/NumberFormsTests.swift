@@ -1,9 +1,11 @@
 import Foundation
+import PetSpotBackendGroups
+import PetSpotContractGroups
 import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON
+import PetSpotProcess
 import Testing
-@testable import PetSpotRunner
 
 /// The adapter filter (`Tests/PetSpotAdapterFilter`), built beside the test bundle.
 enum AdapterFilter {
@@ -12,15 +14,14 @@ enum AdapterFilter {
     /// The forms it writes (its `--form` names).
     static let forms = ["exponent-plus", "integer-mantissa", "fraction-mantissa", "trailing-zeros", "padded", "negative-zero", "plain"]
 
-    /// Runs the filter on `lines` with `arguments`; returns its output lines. Through files, not
-    /// pipes: a pipe's end inherited by another test's child would keep the filter waiting.
+    /// Runs the filter on `lines` with `arguments`; returns its output lines. Its input is a pipe
+    /// from the test, closed once written (no other child inherits it: see ``ChildProcess``).
     static func filter(_ lines: [String], _ arguments: [String]) throws -> [String] {
         let path = try #require(Self.path, "petspot-adapter-filter not found beside the test bundle")
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("filter-\(UUID().uuidString).in")
-        defer { try? FileManager.default.removeItem(at: input) }
-        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: input)
-        let outcome = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < '\(input.path)'", path] + arguments, upTo: 120)
-        return outcome.out.split(separator: "\n").map(String.init)
+        let outcome = try ChildProcess.run(path, arguments, input: Array(lines.map { $0 + "\n" }.joined().utf8))
+        #expect(outcome.inputError == nil, "\(String(describing: outcome.inputError))")
+        #expect(outcome.code == 0, "\(outcome.errorText)")
+        return outcome.outputText.split(separator: "\n").map(String.init)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import PetSpotContractKit
 import PetSpotJSON
 @testable import PetSpotOpenAPI
-@testable import PetSpotRunner
+import PetSpotRuntime
 import PetSpotSchema
 import Testing
 

@@ -1,11 +1,15 @@
 import Foundation
+import PetSpotBackendGroups
+import PetSpotContractGroups
 import PetSpotContractKit
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
+import PetSpotRunner
+import PetSpotSequences
 import Testing
-@testable import PetSpotRunner
 
 /// The contracts each planted defect must fail (`group: contract`): together they cover every
 /// contract of the backend groups `run` added, so each is shown to fail against a backend that

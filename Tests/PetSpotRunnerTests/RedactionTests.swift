@@ -3,7 +3,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotModel
 @testable import PetSpotReport
-@testable import PetSpotRunner
+import PetSpotRuntime
 import Testing
 
 @Suite("redaction and display text")

@@ -4,7 +4,6 @@ import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
-@testable import PetSpotRunner
 import Testing
 
 /// The repository's root directory (three levels above this file).
@@ -40,9 +39,12 @@ struct ReportRun: Sendable {
         ]
     }
 
+    /// A new temporary directory for a run's reports, removed when the test process exits (the
+    /// runs are shared by many tests: none of them can remove it).
     static func freshDirectory(_ name: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-reports-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        RemovedAtExit.add(directory)
         return directory
     }
 }

@@ -6,7 +6,6 @@ import PetSpotJSON
 import PetSpotModel
 import Testing
 @testable import PetSpotCLI
-@testable import PetSpotRunner
 @testable import PetSpotReport
 
 @Suite("reports")

@@ -3,7 +3,6 @@ import PetSpotJSON
 import PetSpotPropertyEngine
 import PetSpotPropertyTesting
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 /// Every output of a report (console, JSON, JUnit, HTML, annotations), rendered the way a run

@@ -1,12 +1,15 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotContractKit
+import PetSpotFlowChecks
 import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+import PetSpotPlantedDefects
 @testable import PetSpotReport
-@testable import PetSpotRunner
+@testable import PetSpotSequences
 import Testing
 
 /// The parts of the stateful group that judge and shrink, on answers made to order, and the

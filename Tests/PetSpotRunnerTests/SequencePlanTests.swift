@@ -1,7 +1,7 @@
 import Foundation
 import PetSpotPropertyEngine
+@testable import PetSpotSequences
 import Testing
-@testable import PetSpotRunner
 
 /// The programs the stateful group generates: valid by construction, and rich enough that the
 /// orders of requests each planted sequence or concurrency defect needs turn up in a default run.

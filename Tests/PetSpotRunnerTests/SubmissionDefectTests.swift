@@ -1,7 +1,10 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotHTTPTestSupport
+import PetSpotPlantedDefects
+import PetSpotSubmissionFaults
+import PetSpotProcess
 import Testing
-@testable import PetSpotRunner
 
 /// The example adapter's planted submission defects (`--list-defects` rows of field `submission`,
 /// whose third column names the property each breaks), each under the submission under faults
@@ -11,15 +14,8 @@ enum SubmissionDefectList {
 
     /// `name` and the property it breaks.
     static let all: [(name: String, property: String)] = {
-        let listing = Process()
-        listing.executableURL = URL(fileURLWithPath: adapter)
-        listing.arguments = ["--list-defects"]
-        let output = Pipe()
-        listing.standardOutput = output
-        guard (try? listing.run()) != nil else { return [] }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        listing.waitUntilExit()
-        return text.split(separator: "\n").compactMap { line in
+        guard let listing = try? ChildProcess.run(adapter, ["--list-defects"]) else { return [] }
+        return listing.outputText.split(separator: "\n").compactMap { line in
             let columns = line.split(separator: "\t").map(String.init)
             return columns.count >= 3 && columns[1] == "submission" ? (columns[0], columns[2]) : nil
         }

@@ -1,11 +1,12 @@
 import Foundation
+import PetSpotContractGroups
 import PetSpotFlowGenerators
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
+@testable import PetSpotSubmissionFaults
 import Testing
-@testable import PetSpotRunner
 
 /// A valid Missing report made now, with a microchip input the executor replaces.
 func validMissingCase() -> FlowCase {

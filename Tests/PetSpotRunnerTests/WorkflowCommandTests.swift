@@ -1,7 +1,6 @@
 import Foundation
 import PetSpotJSON
 @testable import PetSpotReport
-@testable import PetSpotRunner
 import Testing
 
 @Suite("no workflow command from a target's text", .serialized)

@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// `properties`, `patternProperties` and `additionalProperties`, one keyword with three names:
 /// `additionalProperties` applies to the members the other two do not match, so the three

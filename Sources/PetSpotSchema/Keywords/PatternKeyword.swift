@@ -1,4 +1,5 @@
 import PetSpotJSON
+import PetSpotRegex
 
 /// `pattern`: a string must contain a match of the ECMA-262 regular expression.
 final class PatternKeyword: CompiledKeyword, SchemaKeyword, @unchecked Sendable {

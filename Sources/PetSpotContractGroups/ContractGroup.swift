@@ -1,0 +1,34 @@
+import Foundation
+import PetSpotFlowGenerators
+import PetSpotPropertyEngine
+import PetSpotReport
+import PetSpotRuntime
+
+/// One group of contracts: one section of the report and one JUnit test suite.
+///
+/// Each group lives in its own file, in the target of its kind (PetSpotBackendGroups, ...), and is
+/// listed once in ``ContractRegistry/groups`` (PetSpotRunner), which `check` and `run` both read.
+/// Adding an endpoint's contracts is one new file and one line in the registry:
+///
+/// ```swift
+/// struct HealthContracts: ContractGroup {
+///     let name = "health"
+///     func applies(to session: ContractSession) -> Bool { session.backend != nil }
+///     func check(_ session: ContractSession) async throws(RunnerError) { ... }
+/// }
+/// ```
+///
+/// A group declares its contracts first (so the report lists them even when none of their
+/// cases runs), then records every case it checks in the session's recorder. Groups run one after
+/// another, in registry order; a group may run its own cases concurrently, up to the session's
+/// concurrency.
+package protocol ContractGroup: Sendable {
+    /// The group's name in reports.
+    var name: String { get }
+    /// Whether the group has what it needs in `session`: an oracle for flow groups, a backend
+    /// for backend groups.
+    func applies(to session: ContractSession) -> Bool
+    /// Checks the group's contracts in `session`.
+    /// - Throws: ``RunnerError`` only when the whole run must stop (the target cannot be reached).
+    func check(_ session: ContractSession) async throws(RunnerError)
+}

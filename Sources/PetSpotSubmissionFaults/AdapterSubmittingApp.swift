@@ -1,0 +1,36 @@
+import Foundation
+import PetSpotAdapterDriving
+import PetSpotConcurrency
+import PetSpotFlowChecks
+import PetSpotFlowGenerators
+import PetSpotJSON
+import PetSpotModel
+
+/// An app's adapter speaking protocol version 2, asked through the same process as its flow
+/// questions.
+package struct AdapterSubmittingApp: SubmittingApp {
+    let oracle: AdapterOracle
+
+    package var name: String { oracle.name }
+
+    package func submit(_ flowCase: FlowCase, over network: SubmissionNetwork) -> (report: Int, turn: AppTurn) {
+        let reportId = Locked(0)
+        let turn = ask { id in
+            reportId.withLock { $0 = id }
+            return SubmissionQuestion.submit(
+                id: id, flowCase, baseURL: network.baseURL, requestTimeout: network.requestTimeout, photoPath: network.photoPath)
+        }
+        return (reportId.withLock { $0 }, turn)
+    }
+
+    package func tryAgain(report: Int) -> AppTurn { ask { SubmissionQuestion.tryAgain(id: $0, report: report) } }
+
+    package func cancel(report: Int) -> AppTurn { ask { SubmissionQuestion.cancel(id: $0, report: report) } }
+
+    private func ask(_ question: (Int) -> JSONValue) -> AppTurn {
+        let asked = oracle.askSubmission(question) { line, id throws(AdapterProtocolError) in
+            try SubmissionAnswer(line: line, expectedId: id)
+        }
+        return AppTurn(question: asked.question, answerLine: asked.answerLine, answer: asked.answer)
+    }
+}

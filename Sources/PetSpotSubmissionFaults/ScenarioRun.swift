@@ -1,0 +1,98 @@
+import Foundation
+import PetSpotFlowChecks
+import PetSpotFlowGenerators
+import PetSpotJSON
+import PetSpotModel
+import PetSpotReport
+
+/// A scenario as one app lived it: every turn, and what the backend holds afterwards.
+package struct ScenarioRun: Sendable {
+    /// The scenario.
+    package var scenario: SubmissionScenario
+    /// The report as this execution submitted it (its microchip input replaced).
+    package var flowCase: FlowCase
+    /// The microchip number the report carried in this execution, if any.
+    package var microchip: String?
+    /// The photo the user attached.
+    package var photo: Data
+    /// The turns, in order.
+    package var turns: [ScenarioTurn] = []
+    /// Every announcement the scenario's creates made, in order.
+    package var created: [CreatedAnnouncement] = []
+
+    /// The attempt turns (submit and Try Again).
+    package var attempts: [ScenarioTurn] { turns.filter { $0.action != .cancel } }
+
+    /// The first adapter answer that broke the protocol, if any.
+    package var protocolError: (turn: Int, error: AdapterProtocolError)? {
+        for (index, turn) in turns.enumerated() {
+            if case .failure(let error) = turn.turn.answer { return (index, error) }
+        }
+        return nil
+    }
+
+    /// Every connection of the scenario, in order.
+    package var exchanges: [ProxiedExchange] { turns.flatMap(\.exchanges) }
+
+    /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
+    /// connection, which the proxy answers at once (a loaded machine delayed it past the app's
+    /// time-out). Such a run says nothing about the app and is run again.
+    package var isDisturbed: Bool {
+        exchanges.contains { exchange in
+            guard exchange.fault == nil, case .gaveUp = exchange.delivery, exchange.request != nil else { return false }
+            return true
+        }
+    }
+}
+
+extension ScenarioRun {
+    /// The scenario as a person replays it by hand: each action of the user with what the app
+    /// showed, and under it each request the app sent, the fault on it and what came of it.
+    package func steps(redactor: Redactor) -> [FailureStep] {
+        var steps: [FailureStep] = []
+        for turn in turns {
+            let action: String
+            switch turn.action {
+            case .submit:
+                action = "user: fills the \(scenario.flowCase.flow.rawValue) report" + (microchip.map { " (microchip \($0))" } ?? " (no microchip)")
+                    + " and submits it"
+            case .tryAgain: action = "user: taps Try Again"
+            case .cancel: action = "user: taps Cancel"
+            }
+            let outcome: String
+            switch turn.turn.answer {
+            case .success(let answer): outcome = "app: " + answer.description
+            case .failure(let error): outcome = "app: " + error.description
+            }
+            steps.append(FailureStep(action: action, outcome: outcome))
+            for exchange in turn.exchanges {
+                steps.append(FailureStep(
+                    action: "network, connection \(exchange.index + 1): " + SubmissionProperty.describe(exchange.request),
+                    outcome: Self.outcome(of: exchange, created: created), request: exchange.request.map(redactor.request)))
+            }
+        }
+        return steps
+    }
+
+    /// What happened to one connection: the fault, the backend's answer, what reached the app.
+    static func outcome(of exchange: ProxiedExchange, created: [CreatedAnnouncement]) -> String {
+        var parts: [String] = []
+        if let fault = exchange.fault { parts.append("fault: \(fault)") }
+        if let answer = exchange.backendAnswer {
+            switch answer {
+            case .success(let response):
+                let id = created.first { $0.connection == exchange.index }.map { " (\($0.id))" } ?? ""
+                parts.append("the backend answered \(response.status)\(id)")
+            case .failure(let error): parts.append("the backend gave no answer (\(error.description))")
+            }
+        } else if exchange.request != nil, exchange.fault != nil {
+            parts.append("the backend never saw it")
+        }
+        switch exchange.delivery {
+        case .answered(let status): parts.append(exchange.fault == nil ? "answered \(status)" : "the app got \(status)")
+        case .noAnswer: parts.append("the app got no answer")
+        case .gaveUp(let seconds): parts.append("the app gave up after \(ContractReport.seconds(seconds)) s")
+        }
+        return parts.joined(separator: "; ")
+    }
+}

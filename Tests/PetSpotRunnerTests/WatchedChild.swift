@@ -1,0 +1,77 @@
+import Foundation
+import PetSpotProcess
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A program run as a child (``ChildProcess``: its own process group, its output collected in
+/// memory, its input a pipe), its peak memory watched.
+///
+/// Peak memory is read from `/proc/PID/status` (`VmHWM`, the high-water mark of the child's own
+/// address space, which only grows) every few milliseconds until the child ends. `wait4`'s
+/// `ru_maxrss` would not do: `posix_spawn` starts the child with `vfork`, and Linux records the
+/// parent's (the whole test process's) resident size as the child's maximum at `exec`.
+final class WatchedChild {
+    /// How the child ended.
+    struct Outcome {
+        /// The exit code, or 128 + the signal that killed it.
+        var status: Int32
+        /// The signal that killed it, if one did.
+        var signal: Int32?
+        /// Peak resident memory in KiB (the last `VmHWM` read before the child ended).
+        var maxRSSKilobytes: Int
+        /// Its standard output.
+        var out: String
+        /// Its standard error.
+        var err: String
+    }
+
+    /// The child; it is terminated, with its group, when this object goes.
+    let process: ChildProcess
+
+    /// Starts `executable` with `arguments`.
+    init(_ executable: String, _ arguments: [String]) throws {
+        process = try ChildProcess(executable, arguments)
+    }
+
+    /// The child's pid.
+    var pid: pid_t { process.pid }
+
+    /// Sends `signal` to the child.
+    func send(_ signal: Int32) { process.send(signal) }
+
+    /// Waits up to `seconds` for the child to end (then terminates it: a hang, not a measure)
+    /// and returns how it ended.
+    func wait(upTo seconds: Double) -> Outcome {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var peak = 0
+        var exit = process.waitForExit(timeout: 0)
+        while exit == nil && Date() < deadline {
+            peak = max(peak, Self.highWaterMark(process.pid))
+            usleep(2_000)
+            exit = process.waitForExit(timeout: 0)
+        }
+        // Ended or not, nothing of its group outlives the wait.
+        let ended = process.terminate(graceSeconds: exit == nil ? ProcessGroups.killGraceSeconds : 0)
+        let code = ended?.code ?? 128 + SIGKILL
+        return Outcome(
+            status: code, signal: ended?.signal, maxRSSKilobytes: peak,
+            out: String(decoding: process.collectedOutput(waitingUpTo: 10), as: UTF8.self),
+            err: String(decoding: process.collectedError(waitingUpTo: 10), as: UTF8.self))
+    }
+
+    /// The `VmHWM` of a running process in KiB (0 once it has ended).
+    static func highWaterMark(_ pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Runs `executable` to the end (terminated after `seconds`: a hang, not a measure).
+    static func run(_ executable: String, _ arguments: [String], upTo seconds: Double = 600) throws -> Outcome {
+        try WatchedChild(executable, arguments).wait(upTo: seconds)
+    }
+}

@@ -68,7 +68,10 @@ package struct AdminDeleteContracts: BackendContractGroup {
 
         let adminPath = announcement.adminDelete, aliasPath = announcement.details
         try await refused(Self.noToken, path: adminPath, authorization: nil, Self.missing)
-        try await refused(Self.wrongToken, path: adminPath, authorization: "petspot-contracts-wrong-\(UUID().uuidString.lowercased())", Self.invalid)
+        // Made up to be refused: a decoy, shown in the report, not a secret.
+        let wrongToken = "petspot-contracts-wrong-\(UUID().uuidString.lowercased())"
+        backend.target.transport.secrets.markDecoy(wrongToken)
+        try await refused(Self.wrongToken, path: adminPath, authorization: wrongToken, Self.invalid)
         if let token { try await refused(Self.scheme, path: adminPath, authorization: "Bearer \(token)", Self.invalid) }
         try await refused(Self.alias, path: aliasPath, authorization: nil, Self.missing)
         guard let token, !backend.target.isDeleted(announcement.id) else { return }

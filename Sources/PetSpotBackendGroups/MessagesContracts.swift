@@ -25,6 +25,8 @@ package struct MessagesContracts: BackendContractGroup {
         /// The request, given a fresh valid create body and the photo announcement (`nil` for the
         /// create cases) and its password.
         let request: @Sendable (_ base: JSONObject, _ announcement: AnnouncementPath?, _ password: String) -> TransportRequest
+        /// The request's credentials are made up to be refused: decoys, not secrets.
+        var sendsDecoy = false
     }
 
     /// A create request: a fresh valid body changed by `change`.
@@ -109,7 +111,7 @@ package struct MessagesContracts: BackendContractGroup {
     }
 
     /// `Basic base64(text)`.
-    static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
+    static func basic(_ text: String) -> String { basicAuthorization(text) }
 
     /// The photo upload cases (against one announcement created for them).
     package static var photoCases: [Case] {
@@ -119,22 +121,22 @@ package struct MessagesContracts: BackendContractGroup {
             Case(contract: "photo, no Authorization: \"Authorization header is required\"", expected: unauthenticated("Authorization header is required"),
                  request: photo(authorization: { _, _ in nil })),
             Case(contract: "photo, Bearer: \"Invalid Authorization header format\"", expected: unauthenticated("Invalid Authorization header format"),
-                 request: photo(authorization: { _, _ in "Bearer not-a-photo-credential" })),
+                 request: photo(authorization: { _, _ in "Bearer not-a-photo-credential" }), sendsDecoy: true),
             // Node decodes base64 leniently, so production never says "Invalid Base64 encoding"
             // (backend-contract.md): these credentials decode to text without a colon.
             Case(contract: "photo, not base64 (decoded leniently, no colon): \"Credentials must be in username:password format\"",
                  expected: unauthenticated("Credentials must be in username:password format"),
-                 request: photo(authorization: { _, _ in "Basic %%%not-base64%%%" })),
+                 request: photo(authorization: { _, _ in "Basic %%%not-base64%%%" }), sendsDecoy: true),
             Case(contract: "photo, no colon: \"Credentials must be in username:password format\"", expected: unauthenticated("Credentials must be in username:password format"),
-                 request: photo(authorization: { id, _ in basic(id) })),
+                 request: photo(authorization: { id, _ in basic(id) }), sendsDecoy: true),
             Case(contract: "photo, empty password: \"Username and password cannot be empty\"", expected: unauthenticated("Username and password cannot be empty"),
-                 request: photo(authorization: { id, _ in basic(id + ":") })),
+                 request: photo(authorization: { id, _ in basic(id + ":") }), sendsDecoy: true),
             Case(contract: "photo, unknown id: \"Announcement with ID {id} not found\"",
                  expected: ErrorExpectation(404, "NOT_FOUND", message: "Announcement with ID \(unknown.id) not found"),
                  request: photo(to: unknown, authorization: { id, password in basic("\(id):\(password)") })),
             Case(contract: "photo, wrong password: \"Invalid credentials for this announcement\"",
                  expected: ErrorExpectation(403, "UNAUTHORIZED", message: "Invalid credentials for this announcement"),
-                 request: photo(authorization: { id, password in basic("\(id):\(password == "100000" ? "100001" : "100000")") })),
+                 request: photo(authorization: { id, password in basic("\(id):\(password == "100000" ? "100001" : "100000")") }), sendsDecoy: true),
             Case(contract: "photo, no file part: \"Photo field is required\"",
                  expected: ErrorExpectation(400, "MISSING_FILE", field: .named("photo"), message: "Photo field is required"),
                  request: photo(authorization: { id, password in basic("\(id):\(password)") }, file: false)),
@@ -179,7 +181,9 @@ package struct MessagesContracts: BackendContractGroup {
         case .success(let value): created = value
         }
         try await backend.forEach(photoCases) { item throws(GroupStop) in
-            let answer = try await backend.exchange(item.request(JSONObject(), created.path, created.password))
+            let request = item.request(JSONObject(), created.path, created.password)
+            if item.sendsDecoy { backend.target.transport.secrets.markDecoys(in: request) }
+            let answer = try await backend.exchange(request)
             backend.record(
                 item.contract, backend.problem(answer.response, item.expected), answer, expected: item.expected.description,
                 password: created.password)

@@ -42,6 +42,7 @@ package struct PhotoUploadCatalogContracts: BackendContractGroup {
             case .malformed: announcement = AnnouncementPath(constant: PhotoUploadCase.Target.malformedID)
             }
             let request = item.request(to: announcement, credentials: PhotoCredentials(id: announcement.id, password: created.password))
+            if item.authorization.isDecoy { backend.target.transport.secrets.markDecoys(in: request) }
             let answer = try await backend.send(request)
             let expected = item.expected(for: backend.profile)
             var problem: String?

@@ -12,14 +12,20 @@ import PetSpotModel
 /// learnt (a ``SecretStore``), so console, JSON, JUnit, HTML and annotations read an already
 /// redacted report and none of them can forget it.
 ///
-/// What counts as a secret, and where it is masked (with ``mask``):
+/// What counts as a secret: what the run was given (the admin token, a URL's password), handed
+/// out (management passwords) or sent as a credential, except the decoys the runner made up to
+/// be refused, which protect nothing (``SecretStore``).
+///
+/// Where a secret is masked (with ``mask``):
 /// - A secret of at least ``minimumLength`` (6) characters is masked wherever it appears, in any
-///   encoding: literal or with its letters in another case, JSON `\u` and backslash escapes,
-///   HTML references (`&#x27;`, `&#39;`, `&apos;`, ...), percent-encoding in either case and `+`
-///   for a space, mixed within one value, and base64, base64url (also inside a longer base64
-///   text, as in `Basic base64(id:password)`) and hexadecimal; see ``SecretMatcher``. A secret
-///   made of digits is not masked inside a longer run of digits (`123456` is not a password
-///   inside the microchip `987123456001234`).
+///   encoding: literal or with its letters in another case, JSON `\u` and backslash escapes
+///   (also escaped twice, as a JSON text inside a JSON string), HTML references (`&#x27;`,
+///   `&#39;`, `&apos;`, ..., also without `;`), percent-encoding in either case and `+` for a
+///   space (also applied twice: `%2541`), SQL-doubled quotes, mixed within one value, and
+///   base64, base64url (also inside a longer base64 text, as in `Basic base64(id:password)`,
+///   and wrapped in lines as MIME writes it) and hexadecimal (also with `:`, `-` or a space
+///   between bytes); see ``SecretMatcher``. A secret made of digits is not masked inside a
+///   longer run of digits (`123456` is not a password inside the microchip `987123456001234`).
 /// - A shorter secret cannot be told apart from ordinary text (`"x"`, `ok`, an id's part): it is
 ///   masked only where it stands as a credential: the value of a credential header
 ///   (``secretHeaders``, as a header, a `Name: value` line or a JSON member of that name), of a
@@ -28,8 +34,8 @@ import PetSpotModel
 /// - Structurally, whatever its value: credential headers (their scheme kept), secret JSON keys,
 ///   secret flags, and the password of any `scheme://user:password@host` URL.
 /// - What a secret shows of itself: `Basic <credential>` keeps its scheme, and a credential pair
-///   `id:password` keeps its user part (an announcement id, which reports must show), when the
-///   credential or password is a secret of its own.
+///   `id:password` keeps its user part (an announcement id, which reports must show, whole even
+///   when it holds a `:`), when the credential or password is a secret of its own.
 ///
 /// Cost: building a redactor is linear in the secrets; ``scrub(_:)`` is linear in the text (one
 /// table look-up per byte, a few byte comparisons where a secret could start).
@@ -534,11 +540,20 @@ package struct Redactor: Sendable, Hashable {
 /// `--base-url` with credentials), when it sends one (any credential header it sends: the raw
 /// value, a `Basic` token, its decoded `id:password` and the password; secret JSON keys of a
 /// request body), and when a server hands one out (`managementPassword` in an answer).
+///
+/// Decoys are not secrets: a credential the runner made up to be refused (the photo cases' wrong
+/// password, the admin-delete group's wrong token, a malformed `Authorization`) protects nothing,
+/// and masking it hides what the case sent. The code that sends one marks it first
+/// (``markDecoy(_:)``, the header value exactly as sent), and sending a marked value teaches
+/// nothing. Every credential sent unmarked is a secret. A value the run was given or handed out
+/// stays a secret even when a decoy equals it (a management password of `100000` is masked).
 package final class SecretStore: Sendable {
-    /// The secrets, and the redactor built for them (until the next one is added).
+    /// The secrets, the decoys, and the redactor built for the secrets.
     private struct State: Sendable {
         /// The secrets.
         var secrets: Set<String> = []
+        /// Credential values the runner made up to be refused, exactly as sent.
+        var decoys: Set<String> = []
         /// The redactor for them, until a secret is added.
         var redactor: Redactor?
     }
@@ -559,6 +574,19 @@ package final class SecretStore: Sendable {
         }
     }
 
+    /// Marks `credential`, a credential header value (or secret JSON value) the runner made up
+    /// to be refused, as a decoy: a request sending it teaches no secret. Call it before sending.
+    package func markDecoy(_ credential: String) {
+        let trimmed = credential.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        state.withLock { _ = $0.decoys.insert(trimmed) }
+    }
+
+    /// Marks the credential headers of `request`, made up to be refused, as decoys (``markDecoy(_:)``).
+    package func markDecoys(in request: TransportRequest) {
+        for header in request.headers where Redactor.secretHeaders.contains(header.name.lowercased()) { markDecoy(header.value) }
+    }
+
     /// The secrets so far.
     package var secrets: Set<String> { state.withLock { $0.secrets } }
 
@@ -573,14 +601,25 @@ package final class SecretStore: Sendable {
         return built
     }
 
-    /// Learns the credentials `request` carries: credential headers and secret JSON keys.
+    /// Learns the credentials `request` carries (credential headers and secret JSON keys), except
+    /// decoys; the segments of its path are the announcement ids a `Basic` user part may be.
     package func learn(from request: TransportRequest) {
-        for header in request.headers where Redactor.secretHeaders.contains(header.name.lowercased()) {
-            learnCredential(header.value)
+        let decoys = state.withLock { $0.decoys }
+        let credentials = request.headers.filter { Redactor.secretHeaders.contains($0.name.lowercased()) }.map(\.value)
+            .filter { !decoys.contains($0.trimmingCharacters(in: .whitespaces)) }
+        if !credentials.isEmpty {
+            let ids = Self.pathSegments(request.path)
+            for value in credentials { learnCredential(value, ids: ids) }
         }
         if request.body.first == UInt8(ascii: "{"), let body = try? JSONValue.parse(request.body) {
-            learnValues(of: Redactor.secretKeys, in: body)
+            learnValues(of: Redactor.secretKeys, in: body, except: decoys)
         }
+    }
+
+    /// The segments of `path` (before its query), percent-decoded.
+    static func pathSegments(_ path: String) -> Set<String> {
+        let route = path.prefix { $0 != "?" && $0 != "#" }
+        return Set(route.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) })
     }
 
     /// Learns the management passwords a server handed out in `response`.
@@ -594,7 +633,14 @@ package final class SecretStore: Sendable {
     /// Learns a credential header value: a raw token, or `Scheme credential` (the credential and
     /// the whole value); a `Basic` credential also gives its decoded `user:password` and the
     /// password (when not empty). A bare scheme word (`Basic`) is not a secret.
-    package func learnCredential(_ value: String) {
+    ///
+    /// The user part of a `Basic` credential is an announcement id, which reports must show, and
+    /// an id may hold colons: the password follows the longest of `ids` (the request path's
+    /// segments) that the decoded text starts with before a colon, else the last colon whose rest
+    /// is a password learnt already, else the first colon (RFC 7617). Decoded text without a
+    /// colon is a secret whole (an id and a password run together: the rest after an id of `ids`
+    /// too), unless it is one of `ids`.
+    package func learnCredential(_ value: String, ids: Set<String> = []) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if Redactor.schemes.contains(trimmed.lowercased()) { return }
         guard let space = trimmed.firstIndex(of: " "), Redactor.schemes.contains(trimmed[..<space].lowercased()) else {
@@ -606,39 +652,57 @@ package final class SecretStore: Sendable {
         // The whole value as sent too: a server echoing `Bearer T` back shows it whole, and with
         // its scheme even a short token is long enough to be masked in every encoding.
         add(trimmed)
-        // The user part of `user:password` is an announcement id, which reports must show: only
-        // the password, and the pair, are secrets.
         guard trimmed[..<space].lowercased() == "basic", let data = Data(base64Encoded: credential),
-            let decoded = String(data: data, encoding: .utf8), let firstColon = decoded.firstIndex(of: ":")
+            let decoded = String(data: data, encoding: .utf8)
         else { return }
-        // The password is the part after the first colon (RFC 7617), unless the part after a
-        // later colon is a password already learnt: the runner sent an id that holds a colon.
-        let known = secrets
-        var colon = firstColon
-        for index in decoded.indices.reversed() where decoded[index] == ":" && known.contains(String(decoded[decoded.index(after: index)...])) {
-            colon = index
-            break
+        let password: Substring
+        if let id = Self.longestID(ids, startingWithColonAfter: decoded) {
+            password = decoded[decoded.utf8.index(decoded.startIndex, offsetBy: id.utf8.count + 1)...]
+        } else if let colon = Self.passwordColon(in: decoded, known: secrets) {
+            password = decoded[decoded.index(after: colon)...]
+        } else {
+            // No colon: an id and a password run together (after an id of `ids`, the rest is the
+            // password), or a credential of another form; an id alone is no secret.
+            guard !ids.contains(decoded) else { return }
+            add(decoded)
+            if let id = ids.filter({ !$0.isEmpty && decoded.utf8.starts(with: $0.utf8) }).max(by: { $0.utf8.count < $1.utf8.count }) {
+                add(String(decoded[decoded.utf8.index(decoded.startIndex, offsetBy: id.utf8.count)...]))
+            }
+            return
         }
-        let password = String(decoded[decoded.index(after: colon)...])
         guard !password.isEmpty else { return }
         add(decoded)
-        add(password)
+        add(String(password))
     }
 
-    /// Learns the string values of `keys` at any depth of `value` (32 levels at most).
-    private func learnValues(of keys: Set<String>, in value: JSONValue, depth: Int = 0) {
+    /// The longest of `ids` that `decoded` starts with, followed by a colon.
+    private static func longestID(_ ids: Set<String>, startingWithColonAfter decoded: String) -> String? {
+        ids.filter { !$0.isEmpty && decoded.utf8.starts(with: $0.utf8 + [UInt8(ascii: ":")]) }.max { $0.utf8.count < $1.utf8.count }
+    }
+
+    /// The colon before the password of a decoded `user:password`: the last one whose rest is a
+    /// password in `known`, else the first; `nil` when there is none.
+    private static func passwordColon(in decoded: String, known: Set<String>) -> String.Index? {
+        for index in decoded.indices.reversed() where decoded[index] == ":" && known.contains(String(decoded[decoded.index(after: index)...])) {
+            return index
+        }
+        return decoded.firstIndex(of: ":")
+    }
+
+    /// Learns the string values of `keys` at any depth of `value` (32 levels at most), except `decoys`.
+    private func learnValues(of keys: Set<String>, in value: JSONValue, except decoys: Set<String> = [], depth: Int = 0) {
         guard depth < 32 else { return }
         switch value {
         case .object(let object):
             for member in object.members {
                 if keys.contains(member.key), let text = member.value.stringValue {
-                    add(text)
+                    if !decoys.contains(text.trimmingCharacters(in: .whitespaces)) { add(text) }
                 } else {
-                    learnValues(of: keys, in: member.value, depth: depth + 1)
+                    learnValues(of: keys, in: member.value, except: decoys, depth: depth + 1)
                 }
             }
         case .array(let elements):
-            for element in elements { learnValues(of: keys, in: element, depth: depth + 1) }
+            for element in elements { learnValues(of: keys, in: element, except: decoys, depth: depth + 1) }
         default:
             break
         }

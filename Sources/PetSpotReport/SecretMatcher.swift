@@ -7,18 +7,27 @@ import Foundation
 /// Each character of a span may be written literally or in any of these forms, mixed freely
 /// within one span (a JSON encoder escapes some characters, `html.escape` others):
 /// - JSON and JavaScript escapes: `\u00e9` (surrogate pairs too), `\"`, `\\`, `\/`, `\'`, `\n`,
-///   `\r`, `\t`, `\b`, `\f`, `\xHH` (as a byte and as U+00HH), and octal `\ooo` (printf);
-/// - HTML and XML references: `&#39;`, `&#039;`, `&#x27;` (`;` optional), and the named
-///   references of the ASCII punctuation (`&apos;`, `&quot;`, `&sol;`, ...) and `&nbsp;`;
+///   `\r`, `\t`, `\b`, `\f`, `\xHH` (as a byte and as U+00HH), and octal `\ooo` (printf); and
+///   the same escaped once more, as a JSON text inside a JSON string shows them (`\\u0041`,
+///   `\\\"`, `\\\\`);
+/// - HTML and XML references: `&#39;`, `&#039;`, `&#x27;` (`;` optional, as browsers read them:
+///   without it, any number of the digits may be the reference's), and the named references of
+///   the ASCII punctuation (`&apos;`, `&quot;`, `&sol;`, ...) and `&nbsp;` (`&amp`, `&lt`, `&gt`,
+///   `&quot` and `&nbsp` also without `;`);
 /// - percent-encoding with either case of hex digits (`%2F`, `%2f`), `+` for a space, and `%%`
-///   (printf) for `%`;
+///   (printf) for `%`; and percent-encoding applied twice (`%2541`, `%252B` for a space);
+/// - a quote doubled as SQL writes it inside a string (`''`);
 /// - ASCII letters in either case (a server that upper-cases a token still shows it; other
 ///   letters when the whole secret is upper- or lower-cased).
 ///
 /// Base64 and base64url (with or without padding, and inside a longer base64 text at any of the
-/// three byte alignments, as in `Basic base64(user:secret)`) and hexadecimal (either case) are
-/// matched through extra patterns computed from each secret; a base64 match masks the whole
-/// base64 word around it, since its first and last characters carry bits of the secret too.
+/// three byte alignments, as in `Basic base64(user:secret)`, also wrapped in lines as MIME and PEM
+/// write it, with CRLF or LF) and hexadecimal (either case, its bytes also separated by `:`, `-`
+/// or a space) are matched through extra patterns computed from each secret. A base64 match
+/// masks the whole base64 word around it, since its first and last characters carry bits of the
+/// secret too: in wrapped base64 every line holding a bit of the secret (lines of 76 or 64
+/// characters hold whole groups of 3 bytes, so a character holding bits of two bytes never
+/// starts or ends a line).
 ///
 /// Cost: the text is scanned once; a position is looked at further only when its byte (or the
 /// byte an escape there decodes to) starts some pattern, and a candidate is usually refused at
@@ -41,8 +50,18 @@ final class SecretMatcher: Sendable {
         let digitFirst: Bool
         /// The last byte is a digit: no match right before another digit.
         let digitLast: Bool
-        /// A base64 core: the match is widened to the whole base64 word.
+        /// Hexadecimal: a `:`, `-` or space may stand between the digits of two bytes.
+        let separatedHex: Bool
+        /// A base64 core: matched across line breaks, widened to the whole base64 word.
         let widensToWord: Bool
+
+        /// Whether the text may hold `byte` between the pattern's bytes at `offset` (a line
+        /// break inside base64, a separator between two bytes of hexadecimal), skipped.
+        func skips(_ byte: UInt8, at offset: Int) -> Bool {
+            guard offset > 0 else { return false }
+            if widensToWord { return byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+            return separatedHex && offset % 2 == 0 && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " "))
+        }
     }
 
     /// The patterns.
@@ -66,15 +85,15 @@ final class SecretMatcher: Sendable {
         var patterns: [Pattern] = []
         var allBytes: [UInt8] = []
         var seen: Set<[UInt8]> = []
-        func add(_ bytes: [UInt8], foldsCase: Bool, kept: Int = 0, digitBounded: Bool = false, widens: Bool = false) {
+        func add(_ bytes: [UInt8], foldsCase: Bool, kept: Int = 0, digitBounded: Bool = false, hex: Bool = false, widens: Bool = false) {
             let canonical = foldsCase ? bytes.map(Self.lowercased) : bytes
-            guard canonical.count >= 4, kept < canonical.count, seen.insert(canonical + [foldsCase ? 1 : 0, widens ? 1 : 0]).inserted else {
-                return
-            }
+            guard canonical.count >= 4, kept < canonical.count,
+                seen.insert(canonical + [foldsCase ? 1 : 0, hex ? 1 : 0, widens ? 1 : 0]).inserted
+            else { return }
             patterns.append(Pattern(
                 start: allBytes.count, length: canonical.count, foldsCase: foldsCase, kept: kept,
                 digitFirst: digitBounded && Self.isDigit(canonical[0]), digitLast: digitBounded && Self.isDigit(canonical[canonical.count - 1]),
-                widensToWord: widens))
+                separatedHex: hex, widensToWord: widens))
             allBytes += canonical
         }
         for secret in secrets {
@@ -86,7 +105,7 @@ final class SecretMatcher: Sendable {
                     add(Array(changed.utf8), foldsCase: true, kept: kept(secret), digitBounded: true)
                 }
             }
-            add(Array(Self.hex(bytes).utf8), foldsCase: true)
+            add(Array(Self.hex(bytes).utf8), foldsCase: true, hex: true)
             for core in Self.base64Cores(of: bytes) {
                 add(Array(core.utf8), foldsCase: false, widens: true)
                 let url = String(core.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
@@ -152,8 +171,8 @@ final class SecretMatcher: Sendable {
         while index < count {
             let byte = bytes[index]
             var best = (start: index, end: -1)
-            func consider(_ candidates: [Int]) {
-                for candidate in candidates {
+            func consider(_ candidates: [Int], wrappedOnly: Bool = false) {
+                for candidate in candidates where !wrappedOnly || patterns[candidate].widensToWord {
                     guard let match = match(candidate, in: bytes, at: index), match.end > best.end else { continue }
                     best = patterns[candidate].widensToWord ? Self.word(around: index..<match.end, in: bytes) : (match.visibleEnd, match.end)
                 }
@@ -163,14 +182,27 @@ final class SecretMatcher: Sendable {
                 consider(byFirstByte[Int(Self.lowercased(byte))])
                 Self.forEachUnit(bytes, at: index) { unit in consider(byFirstByte[Int(Self.lowercased(unit.b0))]) }
             } else {
-                // A literal first byte: the pair of bytes picks the candidates, unless the second
-                // may be an escape.
+                // A literal first byte: the pair of bytes picks the candidates; when the second may
+                // be an escape, the pairs of the first and each reading of the escape, and when it
+                // may be a line break, the base64 patterns starting with the first.
                 let next = index + 1 < count ? bytes[index + 1] : 0
-                let key = Int(Self.lowercased(byte)) << 8 | Int(Self.lowercased(next))
-                if Self.isEscapeStart(next) {
-                    consider(byFirstByte[Int(Self.lowercased(byte))])
-                } else if pairBits[key >> 6] & (1 << UInt64(key & 63)) != 0, let candidates = byFirstPair[key] {
-                    consider(candidates)
+                let first = Int(Self.lowercased(byte))
+                if Self.isEscapeStart(next) || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r") {
+                    var seen = ByteSet()
+                    func considerPair(_ second: UInt8) {
+                        let second = Self.lowercased(second)
+                        guard seen.insert(second) else { return }
+                        if second == UInt8(ascii: "\n") || second == UInt8(ascii: "\r") {
+                            consider(byFirstByte[first], wrappedOnly: true)
+                        } else if let candidates = byFirstPair[first << 8 | Int(second)] {
+                            consider(candidates)
+                        }
+                    }
+                    considerPair(next)
+                    if Self.isEscapeStart(next) { Self.forEachUnit(bytes, at: index + 1) { considerPair($0.b0) } }
+                } else {
+                    let key = first << 8 | Int(Self.lowercased(next))
+                    if pairBits[key >> 6] & (1 << UInt64(key & 63)) != 0, let candidates = byFirstPair[key] { consider(candidates) }
                 }
             }
             if best.end > best.start { found.append(best.start..<best.end) }
@@ -196,60 +228,90 @@ final class SecretMatcher: Sendable {
     /// (after the kept prefix).
     private func match(_ candidate: Int, in bytes: [UInt8], at start: Int) -> (visibleEnd: Int, end: Int)? {
         let pattern = patterns[candidate]
-        let count = bytes.count
         if pattern.digitFirst, start > 0, Self.isDigit(bytes[start - 1]) { return nil }
-        // Fast path: the literal text, refused at the first difference unless an escape could
-        // be there.
-        var position = start
-        var offset = 0
-        var keptAt = pattern.kept == 0 ? start : -1
-        while offset < pattern.length, position < count {
-            let byte = bytes[position]
-            if Self.isEscapeStart(byte) { break }
-            if (pattern.foldsCase ? Self.lowercased(byte) : byte) != self.bytes[pattern.start + offset] { return nil }
-            position += 1
-            offset += 1
-            if offset == pattern.kept { keptAt = position }
+        var budget = 64 * pattern.length
+        guard let found = matchRest(pattern, bytes, position: start, offset: 0, keptAt: pattern.kept == 0 ? start : -1, budget: &budget) else {
+            return nil
         }
-        var result: (visibleEnd: Int, end: Int)?
-        if offset == pattern.length {
-            result = (keptAt, position)
-        } else if position < count {
-            // An escape (or a `+`, `%`, `&`) at `position`: decode from there, trying every
-            // reading of each unit, within a budget.
-            var budget = 64 * pattern.length
-            result = decodeMatch(pattern, bytes, position: position, offset: offset, keptAt: keptAt, budget: &budget)
-        }
-        guard let found = result else { return nil }
-        if pattern.digitLast, found.end < count, Self.isDigit(bytes[found.end]) { return nil }
+        if pattern.digitLast, found.end < bytes.count, Self.isDigit(bytes[found.end]) { return nil }
         return found
     }
 
-    /// The longest rest of a match from `position` in the text and `offset` in the pattern,
-    /// depth first (`\\` ends a secret ending in `\` after both bytes, not after the first).
-    private func decodeMatch(
+    /// The rest of a match from `position` in the text and `offset` in the pattern (`keptAt`:
+    /// where the kept prefix ended, -1 before): literal bytes in a loop, refused at the first
+    /// difference; at a byte that may start an escape, ``escapeRest(_:_:position:offset:keptAt:budget:)``.
+    /// Each byte and each escape looked at costs one of `budget`, so that no text makes a match
+    /// cost more than ``match(_:in:at:)`` allows (64 steps per byte of the pattern).
+    private func matchRest(
+        _ pattern: Pattern, _ bytes: [UInt8], position start: Int, offset startOffset: Int, keptAt startKept: Int, budget: inout Int
+    ) -> (visibleEnd: Int, end: Int)? {
+        var position = start
+        var offset = startOffset
+        var keptAt = startKept
+        while offset < pattern.length {
+            guard position < bytes.count, budget > 0 else { return nil }
+            budget -= 1
+            let byte = bytes[position]
+            if Self.isEscapeStart(byte) {
+                return escapeRest(pattern, bytes, position: position, offset: offset, keptAt: keptAt, budget: &budget)
+            }
+            if (pattern.foldsCase ? Self.lowercased(byte) : byte) == self.bytes[pattern.start + offset] {
+                position += 1
+                offset += 1
+                if offset == pattern.kept { keptAt = position }
+            } else if pattern.skips(byte, at: offset) {
+                position += 1
+            } else {
+                return nil
+            }
+        }
+        return (keptAt, position)
+    }
+
+    /// The longest rest of a match from an escape (or a `+`, `%`, `&`, `'`) at `position`, trying
+    /// every reading of it depth first (`\\` ends a secret ending in `\` after both bytes, not
+    /// after the first), within `budget`.
+    private func escapeRest(
         _ pattern: Pattern, _ bytes: [UInt8], position: Int, offset: Int, keptAt: Int, budget: inout Int
     ) -> (visibleEnd: Int, end: Int)? {
-        if offset == pattern.length { return (keptAt, position) }
-        guard position < bytes.count, budget > 0 else { return nil }
+        guard budget > 0 else { return nil }
         budget -= 1
         var found: (visibleEnd: Int, end: Int)?
         Self.forEachUnit(bytes, at: position, literal: true) { unit in
-            guard offset + unit.count <= pattern.length else { return }
-            for index in 0..<unit.count where (pattern.foldsCase ? Self.lowercased(unit[index]) : unit[index]) != self.bytes[pattern.start + offset + index] {
-                return
+            var rest: (visibleEnd: Int, end: Int)?
+            if unit.count == 1, pattern.skips(unit.b0, at: offset) {
+                rest = matchRest(pattern, bytes, position: unit.next, offset: offset, keptAt: keptAt, budget: &budget)
+            } else {
+                guard offset + unit.count <= pattern.length else { return }
+                for index in 0..<unit.count where (pattern.foldsCase ? Self.lowercased(unit[index]) : unit[index]) != self.bytes[pattern.start + offset + index] {
+                    return
+                }
+                let reached = offset + unit.count
+                var kept = keptAt
+                if kept < 0, reached >= pattern.kept { kept = reached == pattern.kept ? unit.next : position }
+                rest = matchRest(pattern, bytes, position: unit.next, offset: reached, keptAt: kept, budget: &budget)
             }
-            let next = unit.next
-            let reached = offset + unit.count
-            var kept = keptAt
-            if kept < 0, reached >= pattern.kept { kept = reached == pattern.kept ? next : position }
-            if let match = decodeMatch(pattern, bytes, position: next, offset: reached, keptAt: kept, budget: &budget),
-                match.end > found?.end ?? -1
-            {
-                found = match
-            }
+            if let rest, rest.end > found?.end ?? -1 { found = rest }
         }
         return found
+    }
+
+    /// A set of bytes, one bit each.
+    struct ByteSet {
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        /// Adds `byte`; whether it was not in the set yet.
+        mutating func insert(_ byte: UInt8) -> Bool {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            let word: UInt64
+            switch byte >> 6 {
+            case 0: word = words.0; words.0 |= bit
+            case 1: word = words.1; words.1 |= bit
+            case 2: word = words.2; words.2 |= bit
+            default: word = words.3; words.3 |= bit
+            }
+            return word & bit == 0
+        }
     }
 
     /// One reading of the text as one character: its bytes (1 to 4, UTF-8) and the index after it.
@@ -305,80 +367,130 @@ final class SecretMatcher: Sendable {
         switch byte {
         case UInt8(ascii: "%"):
             if index + 2 < count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                body(Unit(byte: high << 4 | low, next: index + 3))
+                let value = high << 4 | low
+                body(Unit(byte: value, next: index + 3))
+                // Encoded twice: `%25` is the `%` of `%41`; a form's `+` for a space is `%2B`.
+                if value == 0x25, index + 4 < count, let high = hexValue(bytes[index + 3]), let low = hexValue(bytes[index + 4]) {
+                    body(Unit(byte: high << 4 | low, next: index + 5))
+                }
+                if value == UInt8(ascii: "+") { body(Unit(byte: 0x20, next: index + 3)) }
             }
             if index + 1 < count, bytes[index + 1] == UInt8(ascii: "%") { body(Unit(byte: byte, next: index + 2)) }
         case UInt8(ascii: "+"):
             body(Unit(byte: 0x20, next: index + 1))
+        case UInt8(ascii: "'"):
+            // SQL doubles a quote inside a string.
+            if index + 1 < count, bytes[index + 1] == byte { body(Unit(byte: byte, next: index + 2)) }
         case UInt8(ascii: "\\"):
-            guard index + 1 < count else { return }
-            let next = bytes[index + 1]
-            switch next {
-            case UInt8(ascii: "u"):
-                guard let unit = hexNumber(bytes, from: index + 2, digits: 4) else { return }
-                if (0xD800..<0xDC00).contains(unit), index + 11 < count, bytes[index + 6] == UInt8(ascii: "\\"),
-                    bytes[index + 7] == UInt8(ascii: "u"), let low = hexNumber(bytes, from: index + 8, digits: 4), (0xDC00..<0xE000).contains(low)
-                {
-                    if let decoded = Unit(scalar: 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), next: index + 12) { body(decoded) }
-                } else if let decoded = Unit(scalar: unit, next: index + 6) {
-                    body(decoded)
-                }
-            case UInt8(ascii: "x"):
-                guard let value = hexNumber(bytes, from: index + 2, digits: 2) else { return }
-                body(Unit(byte: UInt8(value), next: index + 4))
-                if value >= 0x80, let decoded = Unit(scalar: value, next: index + 4) { body(decoded) }
-            case UInt8(ascii: "0")...UInt8(ascii: "3"):
-                if index + 3 < count, isOctal(bytes[index + 2]), isOctal(bytes[index + 3]) {
-                    body(Unit(byte: (next - 48) << 6 | (bytes[index + 2] - 48) << 3 | (bytes[index + 3] - 48), next: index + 4))
-                }
-            case UInt8(ascii: "n"): body(Unit(byte: 0x0A, next: index + 2))
-            case UInt8(ascii: "r"): body(Unit(byte: 0x0D, next: index + 2))
-            case UInt8(ascii: "t"): body(Unit(byte: 0x09, next: index + 2))
-            case UInt8(ascii: "b"): body(Unit(byte: 0x08, next: index + 2))
-            case UInt8(ascii: "f"): body(Unit(byte: 0x0C, next: index + 2))
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "'"): body(Unit(byte: next, next: index + 2))
-            default: return
-            }
+            forEachEscape(bytes, letter: index + 1, marker: 1, body)
+            // `\\` is an escaped backslash: the escape of a JSON text inside a JSON string.
+            if index + 1 < count, bytes[index + 1] == byte { forEachEscape(bytes, letter: index + 2, marker: 2, body) }
         case UInt8(ascii: "&"):
-            guard let (scalar, end) = reference(bytes, at: index), let decoded = Unit(scalar: scalar.value, next: end) else { return }
-            body(decoded)
+            forEachReference(bytes, at: index) { scalar, end in
+                if let decoded = Unit(scalar: scalar.value, next: end) { body(decoded) }
+            }
         default:
             return
         }
     }
 
-    /// The character reference (`&#39;`, `&#x27;`, `&apos;`) at `index` and the index after it.
-    static func reference(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+    /// Calls `body` with the character an escape decodes to, `letter` being the index after its
+    /// backslash. The backslash is `marker` bytes long: 1 for `\`, 2 for `\\` (an escape inside a
+    /// JSON string inside another, whose letter may be escaped once more: `\\\"`).
+    private static func forEachEscape(_ bytes: [UInt8], letter: Int, marker: Int, _ body: (Unit) -> Void) {
+        let count = bytes.count
+        guard letter < count else { return }
+        var next = bytes[letter]
+        var after = letter + 1
+        if marker == 2, next == UInt8(ascii: "\\"), after < count {
+            switch bytes[after] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                next = bytes[after]
+                after += 1
+            default:
+                return
+            }
+        }
+        switch next {
+        case UInt8(ascii: "u"):
+            guard let unit = hexNumber(bytes, from: after, digits: 4) else { return }
+            // A surrogate pair: the low half follows with the same backslash.
+            let low = after + 4
+            if (0xD800..<0xDC00).contains(unit), low + marker + 5 <= count, bytes[low..<(low + marker)].allSatisfy({ $0 == UInt8(ascii: "\\") }),
+                bytes[low + marker] == UInt8(ascii: "u"), let second = hexNumber(bytes, from: low + marker + 1, digits: 4), (0xDC00..<0xE000).contains(second)
+            {
+                if let decoded = Unit(scalar: 0x10000 + ((unit - 0xD800) << 10) + (second - 0xDC00), next: low + marker + 5) { body(decoded) }
+            } else if let decoded = Unit(scalar: unit, next: after + 4) {
+                body(decoded)
+            }
+        case UInt8(ascii: "x"):
+            guard let value = hexNumber(bytes, from: after, digits: 2) else { return }
+            body(Unit(byte: UInt8(value), next: after + 2))
+            if value >= 0x80, let decoded = Unit(scalar: value, next: after + 2) { body(decoded) }
+        case UInt8(ascii: "0")...UInt8(ascii: "3"):
+            if after + 1 < count, isOctal(bytes[after]), isOctal(bytes[after + 1]) {
+                body(Unit(byte: (next - 48) << 6 | (bytes[after] - 48) << 3 | (bytes[after + 1] - 48), next: after + 2))
+            }
+        case UInt8(ascii: "n"): body(Unit(byte: 0x0A, next: after))
+        case UInt8(ascii: "r"): body(Unit(byte: 0x0D, next: after))
+        case UInt8(ascii: "t"): body(Unit(byte: 0x09, next: after))
+        case UInt8(ascii: "b"): body(Unit(byte: 0x08, next: after))
+        case UInt8(ascii: "f"): body(Unit(byte: 0x0C, next: after))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "'"): body(Unit(byte: next, next: after))
+        default: return
+        }
+    }
+
+    /// Calls `body` with each reading of the character reference (`&#39;`, `&#x27;`, `&apos;`) at
+    /// `index` and the index after it. Without its `;` a numeric reference may end after any of
+    /// its digits (`&#399` is `'9` as well as U+018F), and `&amp`, `&lt`, `&gt`, `&quot` and
+    /// `&nbsp` are read as browsers read them. Allocates nothing unless a named reference ends
+    /// with `;`.
+    static func forEachReference(_ bytes: [UInt8], at index: Int, _ body: (Unicode.Scalar, Int) -> Void) {
         let count = bytes.count
         var position = index + 1
-        guard position < count else { return nil }
+        guard position < count else { return }
         if bytes[position] == UInt8(ascii: "#") {
             position += 1
             let hexadecimal = position < count && (bytes[position] | 0x20) == UInt8(ascii: "x")
             if hexadecimal { position += 1 }
+            func digit(_ byte: UInt8) -> UInt8? { hexadecimal ? hexValue(byte) : (isDigit(byte) ? byte - 48 : nil) }
+            let first = position
+            while position < count, position - first < 8, digit(bytes[position]) != nil { position += 1 }
+            let closed = position < count && bytes[position] == UInt8(ascii: ";")
             var value: UInt32 = 0
-            var digits = 0
-            while position < count, digits < 8 {
-                let digit: UInt8? = hexadecimal ? hexValue(bytes[position]) : (isDigit(bytes[position]) ? bytes[position] - 48 : nil)
-                guard let digit else { break }
-                value = value * (hexadecimal ? 16 : 10) + UInt32(digit)
-                digits += 1
-                position += 1
+            for end in first..<position {
+                value = value * (hexadecimal ? 16 : 10) + UInt32(digit(bytes[end]) ?? 0)
+                // With its `;` a reference holds every digit; without, any leading part of them.
+                guard !closed || end == position - 1, let scalar = Unicode.Scalar(value) else { continue }
+                body(scalar, closed ? position + 1 : end + 1)
             }
-            guard digits > 0, let scalar = Unicode.Scalar(value) else { return nil }
-            if position < count, bytes[position] == UInt8(ascii: ";") { position += 1 }
-            return (scalar, position)
+            return
         }
-        var name: [UInt8] = []
-        while position < count, name.count < 8, bytes[position] != UInt8(ascii: ";") {
-            name.append(bytes[position])
-            position += 1
-        }
-        guard position < count, bytes[position] == UInt8(ascii: ";"),
-            let scalar = namedReferences[String(decoding: name, as: UTF8.self).lowercased()]
-        else { return nil }
-        return (scalar, position + 1)
+        if let (scalar, length) = legacyReference(bytes, at: position) { body(scalar, position + length) }
+        var end = position
+        while end < count, end - position < 8, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < count, end > position, bytes[end] == UInt8(ascii: ";"),
+            let scalar = namedReferences[String(decoding: bytes[position..<end], as: UTF8.self).lowercased()]
+        else { return }
+        body(scalar, end + 1)
     }
+
+    /// The named reference browsers also read without its `;` (HTML 5's legacy ones of ASCII
+    /// punctuation, and `nbsp`) whose name starts at `start`, any case, and the name's length.
+    static func legacyReference(_ bytes: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
+        guard start < bytes.count else { return nil }
+        let first = lowercased(bytes[start])
+        for (name, scalar) in legacyReferences where name[0] == first && start + name.count <= bytes.count {
+            if name.indices.allSatisfy({ lowercased(bytes[start + $0]) == name[$0] }) { return (scalar, name.count) }
+        }
+        return nil
+    }
+
+    /// The named references browsers also read without their `;`, of ASCII punctuation and `nbsp`.
+    static let legacyReferences: [(name: [UInt8], scalar: Unicode.Scalar)] = [
+        (Array("amp".utf8), "&"), (Array("lt".utf8), "<"), (Array("gt".utf8), ">"), (Array("quot".utf8), "\""), (Array("nbsp".utf8), "\u{A0}"),
+    ]
 
     /// The named references of ASCII punctuation (HTML 5), and `&nbsp;`.
     static let namedReferences: [String: Unicode.Scalar] = [
@@ -389,10 +501,16 @@ final class SecretMatcher: Sendable {
         "rcub": "}", "rbrace": "}", "tab": "\t", "newline": "\n",
     ]
 
-    /// The whole base64 (or base64url) word around `range`, with its padding.
+    /// The whole base64 (or base64url) word around `range`, with its padding (a line of wrapped
+    /// base64 is a word; the letter of an escape before it, as the `n` of `\n`, is not part of it).
     static func word(around range: Range<Int>, in bytes: [UInt8]) -> (start: Int, end: Int) {
         var start = range.lowerBound
-        while start > 0, isBase64(bytes[start - 1]) { start -= 1 }
+        while start > 0, isBase64(bytes[start - 1]) {
+            if start >= 2, bytes[start - 2] == UInt8(ascii: "\\"), bytes[start - 1] == UInt8(ascii: "n") || bytes[start - 1] == UInt8(ascii: "r") {
+                break
+            }
+            start -= 1
+        }
         var end = range.upperBound
         while end < bytes.count, isBase64(bytes[end]) { end += 1 }
         while end < bytes.count, bytes[end] == UInt8(ascii: "=") { end += 1 }
@@ -401,9 +519,9 @@ final class SecretMatcher: Sendable {
 
     // MARK: Bytes
 
-    /// Whether a byte may start an escape, a reference or a percent-encoded byte.
+    /// Whether a byte may start an escape, a reference, a percent-encoded byte or a doubled quote.
     static func isEscapeStart(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "+")
+        byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "'")
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -266,7 +266,10 @@ struct SequenceExecutor: Sendable {
         // sends do not depend on which client won.
         var credentials = credentials
         if let slot = operation.slot, credentials[slot] == nil, !isCreate(operation) {
-            credentials[slot] = Credentials(path: AnnouncementPath(uuid: UUID()), password: "100000")
+            let madeUp = Credentials(path: AnnouncementPath(uuid: UUID()), password: "100000")
+            credentials[slot] = madeUp
+            // An upload with it sends a password made up to be refused: a decoy, not a secret.
+            backend.target.transport.secrets.markDecoy(basicAuthorization("\(madeUp.path.id):\(madeUp.password)"))
         }
         switch operation {
         case .create(let slot, let chip):

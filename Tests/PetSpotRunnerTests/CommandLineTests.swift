@@ -1,6 +1,7 @@
 import Foundation
 @testable import PetSpotCLI
 import PetSpotMockBackend
+import PetSpotProcess
 import PetSpotRuntime
 import Testing
 
@@ -120,9 +121,9 @@ struct CommandLineTests {
         defer { occupant.stop() }
         // The port is taken, so the mock stops after its notes with a configuration error.
         let outcome = try ChildProcess.run(binary, ["mock", "--port", String(port), "--change", "null-island-refused,breed-removed"])
-        #expect(outcome.status == RunnerExitCode.configuration.rawValue, "\(outcome.err)")
-        let lines = outcome.err.split(separator: "\n")
-        #expect(lines.first == "serving contract changes (2): breed-removed, null-island-refused", "\(outcome.err)")
+        #expect(outcome.code == RunnerExitCode.configuration.rawValue, "\(outcome.errorText)")
+        let lines = outcome.errorText.split(separator: "\n")
+        #expect(lines.first == "serving contract changes (2): breed-removed, null-island-refused", "\(outcome.errorText)")
     }
 
     @Test("suggestions come from edit distance")

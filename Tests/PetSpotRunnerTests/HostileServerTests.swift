@@ -235,11 +235,13 @@ struct HostileServerTests {
         for request in server.requests {
             guard let authorization = request.header("Authorization") else { continue }
             let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[0] == "Basic" else { continue }
+            // Credentials holding a password the server handed out; the runner's decoys (a wrong
+            // password, an id alone, text that is not base64) protect nothing and are shown.
+            guard parts.count == 2, parts[0] == "Basic", let decoded = Data(base64Encoded: parts[1]).map({ String(decoding: $0, as: UTF8.self) }),
+                server.passwords.contains(where: { decoded.hasSuffix($0) })
+            else { continue }
             secrets.append(parts[1])
-            if let decoded = Data(base64Encoded: parts[1]).map({ String(decoding: $0, as: UTF8.self) }),
-                let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex
-            {
+            if let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex {
                 secrets.append(decoded)
             }
         }

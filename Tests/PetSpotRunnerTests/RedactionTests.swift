@@ -1,6 +1,9 @@
 import Foundation
 @testable import PetSpotCLI
+import PetSpotConcurrency
 import PetSpotJSON
+import PetSpotMockBackend
+import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotReport
 import PetSpotRuntime
@@ -73,6 +76,94 @@ struct RedactionTests {
         #expect(store.secrets == ["admin-token", pair, "Basic \(pair)", "3f1e:654321", "654321", "111222", idOnly, "Basic \(idOnly)"])
         #expect(!store.secrets.contains("Basic"))
         #expect(!store.secrets.contains("3f1e"), "the id (the user part) stays visible")
+    }
+
+    /// `Basic base64(text)`.
+    static func basic(_ text: String) -> String { "Basic " + Data(text.utf8).base64EncodedString() }
+
+    @Test("the credentials the runner makes up to be refused are not learnt; a password handed out is, even when a decoy equals it")
+    func decoys() {
+        let store = SecretStore(["petspot-staging-admin-token"])
+        let id = "3f1e9c2a-0b7d-4e2a-9c1d-7a6b5c4d3e21"
+        let photos = "/api/v1/announcements/\(id)/photos"
+        let decoys = [Self.basic("\(id):100000"), "petspot-contracts-wrong-51a4d472", "Bearer not-a-photo-credential", "Basic %%%not-base64%%%", Self.basic(id)]
+        for decoy in decoys {
+            store.markDecoy(decoy)
+            store.learn(from: TransportRequest(method: "POST", path: photos, headers: [("Authorization", decoy)]))
+        }
+        #expect(store.secrets == ["petspot-staging-admin-token"])
+        let shown = "refused \(id):100000, petspot-contracts-wrong-51a4d472, not-a-photo-credential and %%%not-base64%%% for \(id)"
+        #expect(store.redactor.scrub(shown) == shown)
+        // The same credentials sent unmarked are secrets.
+        let unmarked = SecretStore()
+        unmarked.learn(from: TransportRequest(method: "POST", path: photos, headers: [("Authorization", Self.basic("\(id):100001"))]))
+        #expect(unmarked.redactor.scrub("refused \(id):100001") == "refused \(id):******")
+        // A password the target hands out is a secret whatever decoy equals it.
+        store.learn(from: TransportResponse(status: 201, body: Data(#"{"id":"x","managementPassword":"100000"}"#.utf8)))
+        #expect(store.redactor.scrub("refused \(id):100000") == "refused \(id):******")
+    }
+
+    @Test("an announcement id holding colons stays whole before its masked password")
+    func idsWithColons() {
+        let store = SecretStore()
+        for (id, path, password) in [("ab:cd:ef", "ab:cd:ef", "123456"), ("x:y", "x%3Ay", "654321")] {
+            store.learn(from: TransportRequest(method: "POST", path: "/api/v1/announcements/\(path)/photos", headers: [("Authorization", Self.basic("\(id):\(password)"))]))
+            #expect(store.secrets.contains(password))
+            #expect(store.redactor.scrub("user \(id):\(password) refused") == "user \(id):****** refused")
+        }
+        #expect(store.secrets.isSuperset(of: ["ab:cd:ef:123456", "x:y:654321"]))
+        // A segment of the path that only begins the user part is not taken for the id.
+        store.learn(from: TransportRequest(method: "POST", path: "/api/v1/announcements/x/photos", headers: [("Authorization", Self.basic("apikey:s3cret-pw"))]))
+        #expect(store.redactor.scrub("password s3cret-pw") == "password ******")
+        #expect(!store.secrets.contains { $0.hasPrefix("cd:") || $0.hasPrefix("ef:") || $0.hasPrefix("y:") })
+    }
+
+    @Test("Basic credentials without a colon are a secret as decoded: an id and a password run together")
+    func credentialsWithoutColon() {
+        let store = SecretStore()
+        let id = "3f1e9c2a-0b7d-4e2a-9c1d-7a6b5c4d3e21"
+        store.learn(from: TransportRequest(method: "POST", path: "/api/v1/announcements/\(id)/photos", headers: [("Authorization", Self.basic("\(id)123456"))]))
+        #expect(store.redactor.scrub("refused \(id)123456, 123456 and \(id).") == "refused ******, ****** and \(id).")
+        // The id alone, without a password, is no secret.
+        let idOnly = SecretStore()
+        idOnly.learn(from: TransportRequest(method: "POST", path: "/api/v1/announcements/\(id)/photos", headers: [("Authorization", Self.basic(id))]))
+        #expect(idOnly.redactor.scrub("refused \(id).") == "refused \(id).")
+    }
+
+    @Test("a run shows the decoys it sent to be refused and masks the credentials it was given or handed out", .timeLimit(.minutes(3)))
+    func runShowsDecoys() async throws {
+        let handedOut = Locked<[String: String]>([:])
+        // A backend that accepts any admin token and answers every refused upload with 400 and
+        // the credentials it refused, decoded: each of those cases fails and is shown.
+        let backend = MockBackend(profile: .strict, defects: [.deleteAnyTokenAccepted], clock: serverClockAhead)
+        let transport = BrokenBackendTransport(base: InProcessTransport(backend: backend)) { request, response in
+            if response.status == 201, let body = try? JSONValue.parse(response.body), let id = body["id"]?.stringValue,
+                let password = body["managementPassword"]?.stringValue
+            {
+                handedOut.withLock { $0[id] = password }
+            }
+            guard request.path.hasSuffix("/photos"), response.status == 401 || response.status == 403,
+                let value = request.headers.first(where: { $0.name.lowercased() == "authorization" })?.value
+            else { return response }
+            let decoded = value.hasPrefix("Basic ") ? Data(base64Encoded: String(value.dropFirst(6))).map { String(decoding: $0, as: UTF8.self) } : nil
+            let message = JSONValue.string("refused credentials \(decoded ?? value)").serialized()
+            return TransportResponse(status: 400, body: Data(#"{"error":{"code":"REFUSED","message":\#(message)}}"#.utf8))
+        }
+        let result = try await runThrough(transport, ["--cases", "0", "--seed", "9", "--admin-token", MockBackend.defaultAdminToken])
+        #expect(result.status == .contractFailed)
+        let text = result.out + "\n" + SecretForms.strings(inJSON: result.report.serialized()).joined(separator: "\n")
+        #expect(text.contains("-H 'Authorization: petspot-contracts-wrong-"), "the admin-delete group's wrong token")
+        #expect(text.contains(":100000") || text.contains(":100001"), "the photo cases' wrong password")
+        #expect(text.contains("refused credentials Bearer not-a-photo-credential"))
+        #expect(text.contains("refused credentials Bearer ******"), "the password sent under the wrong scheme")
+        #expect(!text.contains(MockBackend.defaultAdminToken))
+        let passwords = handedOut.withLock { $0 }
+        #expect(!passwords.isEmpty)
+        for (id, password) in passwords {
+            for shown in ["\(id):\(password)", "Bearer \(password)", "credentials :\(password)", "\(id)\(password)"] {
+                #expect(!text.contains(shown), "\(shown) is shown")
+            }
+        }
     }
 
     @Test("display text escapes control characters and escape codes and states the full length when it cuts")

@@ -65,7 +65,7 @@ struct ReportTests {
         #expect(steps.count == 3 && steps[1]["lane"] == "client 1" && steps[0]["reproduce"]?.stringValue?.hasPrefix("curl") == true)
         #expect(json["findings"]?[0]?["consequence"]?.stringValue?.contains("holding the microchip") == true)
         let junit = report.junitXML
-        #expect(junit.contains("<testsuite name=\"spec findings\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""))
+        #expect(junit.contains("<testsuite name=\"spec findings\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\""))
         #expect(junit.contains("3. [client 2] list -&gt; 200 listing #1"))
         let html = report.htmlDocument
         #expect(html.contains("<h2>Findings against the specification</h2>"))
@@ -73,6 +73,30 @@ struct ReportTests {
         var findingOnly = report
         findingOnly.groups = []
         #expect(findingOnly.exitCode == .success, "a finding against the specification is not a failure")
+    }
+
+    @Test("in JUnit a finding against the specification is a passing testcase carrying its text: a clean run shows no skip")
+    func junitFindings() throws {
+        var clean = Self.scenarioReport()
+        clean.groups = [GroupOutcome(name: "flows", contracts: [ContractOutcome(name: "status by flow", casesRun: 3)])]
+        let document = try XMLDocument(xmlString: clean.junitXML, options: [])
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "tests")?.stringValue == "2")
+        #expect(root.attribute(forName: "skipped")?.stringValue == "0")
+        #expect(root.attribute(forName: "failures")?.stringValue == "0")
+        let suite = try #require(root.elements(forName: "testsuite").first { $0.attribute(forName: "name")?.stringValue == "spec findings" })
+        #expect(suite.attribute(forName: "skipped")?.stringValue == "0" && suite.attribute(forName: "failures")?.stringValue == "0")
+        let testcase = try #require(suite.elements(forName: "testcase").first)
+        #expect(testcase.attribute(forName: "name")?.stringValue == "[submission under faults] a report ends with exactly one listed announcement")
+        #expect(testcase.elements(forName: "skipped").isEmpty && testcase.elements(forName: "failure").isEmpty && testcase.elements(forName: "error").isEmpty)
+        let properties = Dictionary(uniqueKeysWithValues: testcase.elements(forName: "properties").flatMap { $0.elements(forName: "property") }.compactMap { property in
+            property.attribute(forName: "name")?.stringValue.map { ($0, property.attribute(forName: "value")?.stringValue ?? "") }
+        })
+        #expect(properties["finding"] == "Try Again after a lost create answer creates a second announcement")
+        #expect(properties["consequence"] == "the first announcement stays, without a photo, holding the microchip number")
+        #expect(properties["replay"] == "petspot-contracts check --seed 9")
+        let output = try #require(testcase.elements(forName: "system-out").first?.stringValue)
+        #expect(output.contains("SPEC FINDING 1: [submission under faults]") && output.contains("what it does to the user: the first announcement stays"))
     }
 
     @Test("the JSON report is versioned, with keys in a fixed order")

@@ -60,7 +60,8 @@ struct SecretEncodingTests {
     /// An encoding a server or an adapter may use, applied to `secret`; some mix forms character
     /// by character, as `html.escape` or a JSON encoder escaping some characters only does.
     static func encodings(of secret: String) -> Gen<String> {
-        let forms = SecretForms.forms(of: secret).map(\.text)
+        // Issue 28's forms that hold nothing but the secret (JSON inside JSON also shows its member).
+        let forms = SecretForms.forms(of: secret).map(\.text) + WrappedSecretForms.forms(of: secret).filter { $0.masked == Redactor.mask }.map(\.text)
         let mixed = Gen<Bool>.bool(probability: 0.5).array(count: secret.unicodeScalars.count...secret.unicodeScalars.count).map { picks in
             Swift.zip(secret.unicodeScalars, picks).map { scalar, escape in
                 guard escape else { return String(scalar) }
@@ -143,5 +144,143 @@ struct SecretEncodingTests {
         #expect(redactor.header(name: "X-Note", value: "x") == "x")
         #expect(redactor.scrub("expected a six-digit password, got 1234567") == "expected a six-digit password, got 1234567")
         #expect(redactor.scrub("the text mentions x, FAILED and passed") == "the text mentions x, FAILED and passed")
+    }
+}
+
+/// The encodings of issue 28 that a server, an adapter or a log may use, written here
+/// independently of the runner's code: JSON inside JSON, double percent-encoding, HTML references
+/// without `;`, SQL-doubled quotes, separated hexadecimal and MIME base64.
+enum WrappedSecretForms {
+    /// A token of letters, digits, `'`, `"` and `\`.
+    static let token = #"Tok3n'9"x\Q"#
+
+    /// `(name, text, masked)`: `text` holds `secret` in one encoding, `masked` is `text` as the
+    /// redaction must leave it (the encoding's surroundings kept, the secret masked).
+    static func forms(of secret: String) -> [(name: String, text: String, masked: String)] {
+        let bytes = Array(secret.utf8)
+        let mask = Redactor.mask
+        /// A JSON text holding `value` as a member, itself written as a JSON string's content.
+        func jsonInJSON(_ escapedValue: String) -> String {
+            SecretForms.jsonEscaped(#"{"echo":""# + escapedValue + #""}"#)
+        }
+        let percent = SecretForms.percentEncoded(bytes, uppercase: true, form: false)
+        return [
+            ("JSON in JSON", jsonInJSON(SecretForms.jsonEscaped(secret)), jsonInJSON(mask)),
+            ("JSON in JSON, \\u", jsonInJSON(SecretForms.unicodeEscaped(secret, uppercase: true)), jsonInJSON(mask)),
+            ("JSON in JSON, \\u lower", jsonInJSON(SecretForms.unicodeEscaped(secret, uppercase: false)), jsonInJSON(mask)),
+            ("JSON in JSON, bare", SecretForms.jsonEscaped(SecretForms.jsonEscaped(secret)), mask),
+            ("double percent", SecretForms.percentEncoded(Array(percent.utf8), uppercase: true, form: false), mask),
+            ("double percent, every byte", bytes.map { String(format: "%%25%02X", $0) }.joined(), mask),
+            ("double percent mixed with single", bytes.enumerated().map { String(format: $0.offset % 2 == 0 ? "%%25%02x" : "%%%02X", $0.element) }.joined(), mask),
+            ("HTML decimal, no ;", secret.unicodeScalars.map { "&#\($0.value)" }.joined(), mask),
+            ("HTML hex, no ;", secret.unicodeScalars.map { "&#x\(String($0.value, radix: 16))" }.joined(), mask),
+            ("HTML hex upper, no ;", secret.unicodeScalars.map { "&#X\(String($0.value, radix: 16, uppercase: true))" }.joined(), mask),
+            ("HTML, punctuation only, no ;", secret.unicodeScalars.map { scalar in
+                let named: [Unicode.Scalar: String] = ["\"": "&quot", "&": "&amp", "<": "&lt", ">": "&gt"]
+                if let reference = named[scalar] { return reference }
+                return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) ? String(scalar) : "&#\(scalar.value)"
+            }.joined(), mask),
+            ("SQL doubled quotes", secret.replacingOccurrences(of: "'", with: "''"), mask),
+            ("hex, colons", bytes.map { String(format: "%02x", $0) }.joined(separator: ":"), mask),
+            ("hex, colons, upper", bytes.map { String(format: "%02X", $0) }.joined(separator: ":"), mask),
+            ("hex, dashes", bytes.map { String(format: "%02x", $0) }.joined(separator: "-"), mask),
+            ("hex, spaces", bytes.map { String(format: "%02X", $0) }.joined(separator: " "), mask),
+        ]
+    }
+
+    /// MIME base64 of `prefix` bytes of filler, `secret` and more filler, wrapped at 76
+    /// characters with `lineBreak`; and the lines that carry a bit of the secret.
+    static func mime(_ secret: String, prefix: Int, lineBreak: String) -> (text: String, lines: [String], secretLines: Set<Int>) {
+        let filler = Array("The quick brown fox jumps over the lazy dog; ".utf8)
+        let before = (0..<prefix).map { filler[$0 % filler.count] }
+        let after = (0..<120).map { filler[($0 + 7) % filler.count] }
+        let encoded = Data(before + Array(secret.utf8) + after).base64EncodedString()
+        var lines: [String] = []
+        var rest = Substring(encoded)
+        while !rest.isEmpty {
+            lines.append(String(rest.prefix(76)))
+            rest = rest.dropFirst(76)
+        }
+        // Base64 character c holds bits 6c..<6c+6 of the bytes; the secret's are 8*prefix..<8*(prefix+count).
+        let firstCharacter = 8 * prefix / 6, lastCharacter = (8 * (prefix + secret.utf8.count) - 1) / 6
+        let secretLines = Set((firstCharacter / 76)...(lastCharacter / 76))
+        return (lines.joined(separator: lineBreak), lines, secretLines)
+    }
+
+    /// The MIME texts of `secret` the tests look at: each offset mod 3, the secret before, across
+    /// and after the first line break, with CRLF and with LF.
+    static func mimeCases(_ secret: String) -> [(name: String, text: String, lines: [String], secretLines: Set<Int>)] {
+        var cases: [(String, String, [String], Set<Int>)] = []
+        for lineBreak in ["\r\n", "\n"] {
+            for prefix in 44...58 {
+                let mime = mime(secret, prefix: prefix, lineBreak: lineBreak)
+                cases.append(("MIME base64, \(prefix) bytes before, \(lineBreak == "\n" ? "LF" : "CRLF")", mime.text, mime.lines, mime.secretLines))
+            }
+        }
+        return cases
+    }
+}
+
+@Suite("secrets in the encodings of issue 28")
+struct WrappedSecretTests {
+    static let token = WrappedSecretForms.token
+
+    @Test("a token in JSON inside JSON, double percent-encoding, HTML references without ;, SQL-doubled quotes and separated hex is masked")
+    func forms() {
+        let redactor = Redactor(secrets: [Self.token])
+        for form in WrappedSecretForms.forms(of: Self.token) {
+            #expect(redactor.scrub("before \(form.text) after") == "before \(form.masked) after", "\(form.name): \(form.text)")
+        }
+    }
+
+    @Test("a token in wrapped MIME base64 is masked at every offset and line break; the lines without it stay")
+    func mimeBase64() {
+        let redactor = Redactor(secrets: [Self.token])
+        for mime in WrappedSecretForms.mimeCases(Self.token) {
+            let scrubbed = redactor.scrub("body:\n\(mime.text)\nend")
+            for (number, line) in mime.lines.enumerated() {
+                if mime.secretLines.contains(number) {
+                    #expect(!scrubbed.contains(line), "\(mime.name): line \(number) carries the token and is shown: \(scrubbed)")
+                } else {
+                    #expect(scrubbed.contains(line), "\(mime.name): line \(number) carries no bit of the token and is masked: \(scrubbed)")
+                }
+            }
+            #expect(scrubbed.contains(Redactor.mask), "\(mime.name)")
+        }
+    }
+
+    /// Every output of a report in which `encoded` reached each field a server or an adapter
+    /// fills: the message, a header, the body, the answer, a leftover's reason and a note.
+    static func outputs(showing encoded: String, secret: String) -> RenderedOutputs {
+        let recorder = ContractRecorder(secrets: SecretStore([secret]))
+        recorder.fail(group: "echo", contract: "answers echo", ContractFailure(
+            message: "the answer echoed \(encoded) back", caseId: "echo-1",
+            request: ReportedRequest(method: "POST", path: "/api/v1/announcements/x", headers: [ReportedHeader(name: "X-Echo", value: encoded)],
+                                     body: #"{"note":"\#(encoded)"}"#),
+            expected: "200", actual: "500 error\nX-Seen: \(encoded)\n\(encoded)"))
+        recorder.leave(Leftover(id: "left-1", microchipNumber: nil, reason: "echo \(encoded)"))
+        recorder.note("seen \(encoded)")
+        return RenderedOutputs(recorder.report(command: "run", arguments: [], target: "t", seed: 1, startedAt: Date()))
+    }
+
+    @Test("each form of issue 28 is masked in every rendering: console, JSON, JUnit, HTML, annotations")
+    func renderings() {
+        for form in WrappedSecretForms.forms(of: Self.token) {
+            let outputs = Self.outputs(showing: form.text, secret: Self.token)
+            for (name, text) in outputs.decoded {
+                #expect(SecretForms.leaks(of: Self.token, in: text).isEmpty, "\(form.name): \(name) shows the token")
+                #expect(!text.contains(form.text), "\(form.name): \(name) shows \(form.text)")
+            }
+            let failure = failures(of: "answers echo", in: outputs.json).first
+            #expect(failure?["message"]?.stringValue == "the answer echoed \(form.masked) back", "\(form.name)")
+        }
+        for mime in WrappedSecretForms.mimeCases(Self.token) {
+            let outputs = Self.outputs(showing: mime.text, secret: Self.token)
+            for (name, text) in outputs.decoded {
+                for number in mime.secretLines {
+                    #expect(!text.contains(mime.lines[number]), "\(mime.name): \(name) shows line \(number)")
+                }
+            }
+        }
     }
 }

@@ -24,3 +24,15 @@ extension PhotoUploadCase {
         return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
     }
 }
+
+extension PhotoUploadCase.Authorization {
+    /// Whether these credentials are made up to be refused, holding no `{password}` (a wrong
+    /// one, none, or a malformed header): decoys, not secrets.
+    package var isDecoy: Bool {
+        switch self {
+        case .none: false
+        case .basic(let user, let password): !(user + password).contains("{password}")
+        case .basicCredentials(let text), .header(let text): !text.contains("{password}")
+        }
+    }
+}

@@ -15,6 +15,11 @@ package func photoUploadRequest(
     body.append(bytes)
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
     var headers: [(name: String, value: String)] = [("Content-Type", "multipart/form-data; boundary=\(boundary)"), ("Accept", "application/json")]
-    if let password { headers.append(("Authorization", "Basic " + Data("\(announcement.id):\(password)".utf8).base64EncodedString())) }
+    if let password { headers.append(("Authorization", basicAuthorization("\(announcement.id):\(password)"))) }
     return TransportRequest(method: "POST", path: announcement.photos, headers: headers, body: body)
+}
+
+/// The `Authorization` value `Basic base64(credentials)` (`credentials` is `user:password`).
+package func basicAuthorization(_ credentials: String) -> String {
+    "Basic " + Data(credentials.utf8).base64EncodedString()
 }

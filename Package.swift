@@ -175,7 +175,11 @@ let package = Package(
         // Releases in the field: the release file, what a backend's rules tell apart, the Pact export.
         .target(
             name: "PetSpotReleases",
-            dependencies: ["PetSpotJSON", "PetSpotModel", "PetSpotContractKit", "PetSpotMockBackend", "PetSpotConcurrency"]
+            dependencies: [
+                "PetSpotSubmissionFaults", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks", "PetSpotRuntime",
+                "PetSpotReport", "PetSpotFlowGenerators", "PetSpotPropertyEngine", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit",
+                "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotConcurrency",
+            ]
         ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
         .target(
@@ -190,7 +194,7 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
+                "PetSpotReleases", "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
                 "PetSpotProcess",

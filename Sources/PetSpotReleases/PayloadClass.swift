@@ -2,12 +2,17 @@ import Foundation
 import PetSpotJSON
 import PetSpotModel
 
-/// What a backend's rules can tell apart in a payload: `record` keeps one payload of each class,
-/// so a release file holds every kind of report a build sends and no two a rule cannot tell
-/// apart.
+/// What a backend's rules can tell apart in a payload: `record` keeps a payload when it shows
+/// something no payload kept before it shows (a trait), so a release file holds every kind of
+/// value a build sends for every key, every set of keys it sends together, in each flow, and no
+/// payload that adds nothing a rule could tell apart. A backend's rules judge each key on its
+/// own (backend-contract.md's table), and the set of keys (required ones, the contact rule,
+/// unknown keys): every one of those is met by a kept payload; a combination of values no rule
+/// looks at together is not multiplied out (a build that sends a few hundred distinct payloads
+/// keeps a few dozen).
 ///
-/// The class of a payload is its flow and, for every key it holds (in key order), the key and
-/// the class of its value:
+/// The traits of a payload are its flow with its set of keys, and, for every key it holds, the
+/// key with the class of its value:
 /// - any value: its JSON type (a `null`, a string where a number belongs);
 /// - `status` and the picked fields (species, sex): the value itself;
 /// - texts: empty, blank, padded (trimming changes it), ASCII or not, made of multi-scalar
@@ -27,10 +32,13 @@ import PetSpotModel
 /// interval (an age cap of 30) is still met by the interval's extremes, which the boundary
 /// catalogue plants.
 public enum PayloadClass {
-    /// The class of `payload`, made in `flow` with the report's clock `clock`, as one line.
-    public static func of(_ payload: JSONObject, flow: ReportFlowKind, clock: Date) -> String {
-        let members = payload.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return ([flow.rawValue] + members.map { "\($0.key)=\(valueClass($0.value, key: $0.key, clock: clock))" }).joined(separator: " ")
+    /// The traits of `payload`, made in `flow` with the report's clock `clock`: `missing keys=a,b`,
+    /// and `missing age=int:1-40` for each key (the flow first: a rule may hold for one status only).
+    public static func traits(of payload: JSONObject, flow: ReportFlowKind, clock: Date) -> Set<String> {
+        let keys = payload.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var traits: Set<String> = ["\(flow.rawValue) keys=\(keys.joined(separator: ","))"]
+        for member in payload.members { traits.insert("\(flow.rawValue) \(member.key)=\(valueClass(member.value, key: member.key, clock: clock))") }
+        return traits
     }
 
     /// The class of one value of `key`.

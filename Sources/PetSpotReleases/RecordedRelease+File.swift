@@ -22,7 +22,7 @@ extension RecordedRelease {
     ///   "flows": [
     ///     {"flow":"missing","asked":530,"submitted":301,"blocked":229,"unavailable":0}, ...],
     ///   "reports": [
-    ///     {"flow":"missing","clock":"2026-05-03T10:12:00Z","cases":4,"contract":{"status":201},"payload":{...}}, ...],
+    ///     {"flow":"missing","clock":"2026-05-03T10:12:00Z","contract":{"status":201},"payload":{...}}, ...],
     ///   "submissions": [
     ///     {"flow":"found","clock":"...","requests":[{"method":"POST","path":"/api/v1/announcements","body":{"json":{...}},"contract":{"status":201}}, ...]}],
     ///   "checksum": "sha256:..."
@@ -169,15 +169,15 @@ extension RecordedReport {
     var json: JSONValue {
         .object(JSONObject([
             ("flow", .string(flow.rawValue)), ("clock", .string(clock.formatted(ReleaseFileReader.instantFormat))),
-            ("cases", .number(JSONNumber(cases))), ("contract", contract.json), ("payload", .object(payload)),
+            ("contract", contract.json), ("payload", .object(payload)),
         ]))
     }
 
     init(_ reader: ReleaseFileReader) throws(ReleaseFileError) {
-        let reader = try reader.allowingOnly(["flow", "clock", "cases", "contract", "payload"])
+        let reader = try reader.allowingOnly(["flow", "clock", "contract", "payload"])
         self.init(
-            flow: try reader.flow("flow"), clock: try reader.instant("clock"), cases: try reader.int("cases", in: 1...Int.max),
-            payload: try reader.object("payload"), contract: try RecordedAnswer(reader.nested("contract")))
+            flow: try reader.flow("flow"), clock: try reader.instant("clock"), payload: try reader.object("payload"),
+            contract: try RecordedAnswer(reader.nested("contract")))
     }
 }
 
@@ -202,6 +202,7 @@ extension RecordedRequest {
         switch body {
         case .json(let value): members.append(("body", .object(JSONObject([("json", value)]))))
         case .multipart(let parts): members.append(("body", .object(JSONObject([("multipart", .array(parts.map(\.json)))]))))
+        case .text(let text): members.append(("body", .object(JSONObject([("text", .string(text))]))))
         case .none: break
         }
         members.append(("contract", contract.json))
@@ -214,13 +215,15 @@ extension RecordedRequest {
         if reader.object["body"] == nil {
             body = .none
         } else {
-            let content = try reader.nested("body").allowingOnly(["json", "multipart"])
-            if content.object["json"] != nil {
+            let content = try reader.nested("body").allowingOnly(["json", "multipart", "text"])
+            if content.object["text"] != nil {
+                body = .text(try content.string("text"))
+            } else if content.object["json"] != nil {
                 body = .json(try content.value("json"))
             } else if content.object["multipart"] != nil {
                 body = .multipart(try content.elements("multipart", RecordedPart.init))
             } else {
-                throw reader.fail("body", "expected \"json\" or \"multipart\"")
+                throw reader.fail("body", "expected \"json\", \"multipart\" or \"text\"")
             }
         }
         let method = try reader.string("method"), path = try reader.string("path")

@@ -72,6 +72,14 @@ public struct RecordedRelease: Sendable, Hashable {
     /// Every request the release holds: one per report, and each submission's.
     public var requestCount: Int { reports.count + submissions.reduce(0) { $0 + $1.requests.count } }
 
+    /// Whether `text` is a day as release files write them (`YYYY-MM-DD`).
+    package static func isDay(_ text: String) -> Bool { ReleaseFileReader.isDay(text) && CalendarDate(iso: text) != nil }
+
+    /// Today's UTC day, `YYYY-MM-DD`.
+    package static func today(now: Date = Date()) -> String {
+        CalendarDate.today(in: TimeZone(secondsFromGMT: 0)!, now: now).isoString
+    }
+
     /// The flows the build does not have (it answered `unavailable`).
     public var unavailableFlows: [ReportFlowKind] { flows.filter { $0.unavailable > 0 && $0.submitted == 0 }.map(\.flow) }
 }
@@ -131,18 +139,15 @@ public struct RecordedReport: Sendable, Hashable {
     public var flow: ReportFlowKind
     /// The instant the report was submitted at in its case (its dates are relative to it).
     public var clock: Date
-    /// How many generated cases the build answered with a payload of this class.
-    public var cases: Int
     /// The exact body the build would POST.
     public var payload: JSONObject
     /// What the captured contract answered to it.
     public var contract: RecordedAnswer
 
     /// A report.
-    public init(flow: ReportFlowKind, clock: Date, cases: Int, payload: JSONObject, contract: RecordedAnswer) {
+    public init(flow: ReportFlowKind, clock: Date, payload: JSONObject, contract: RecordedAnswer) {
         self.flow = flow
         self.clock = clock
-        self.cases = cases
         self.payload = payload
         self.contract = contract
     }
@@ -174,6 +179,8 @@ public struct RecordedRequest: Sendable, Hashable {
         case json(JSONValue)
         /// A `multipart/form-data` body: its parts, without their bytes.
         case multipart([RecordedPart])
+        /// A body that is neither, as sent.
+        case text(String)
         /// No body.
         case none
     }

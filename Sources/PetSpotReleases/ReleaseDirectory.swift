@@ -19,8 +19,23 @@ public enum ReleaseDirectory {
         String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" }) + "." + fileExtension
     }
 
+    /// A release and the file it was read from.
+    public struct File: Sendable {
+        /// The release.
+        public let release: RecordedRelease
+        /// Its file.
+        public let url: URL
+        /// Its path as shown to the user.
+        public let displayPath: String
+    }
+
     /// Every release in `directory` (shown as `displayPath`), sorted by name.
     public static func load(_ directory: URL, displayPath: String) throws(ReleaseFileError) -> [RecordedRelease] {
+        try files(directory, displayPath: displayPath).map(\.release)
+    }
+
+    /// Every release file in `directory` (shown as `displayPath`), sorted by release name.
+    public static func files(_ directory: URL, displayPath: String) throws(ReleaseFileError) -> [File] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             throw ReleaseFileError(path: displayPath, reason: "no such directory: record a release first (petspot-contracts record --release NAME --out \(displayPath)/NAME.json)")
@@ -36,7 +51,7 @@ public enum ReleaseDirectory {
         guard !files.isEmpty else {
             throw ReleaseFileError(path: displayPath, reason: "holds no release file (*.\(fileExtension)): nothing to check is not a pass")
         }
-        var releases: [RecordedRelease] = []
+        var releases: [File] = []
         var fileOfRelease: [String: String] = [:]
         for file in files {
             let shown = (displayPath as NSString).appendingPathComponent(file)
@@ -50,8 +65,8 @@ public enum ReleaseDirectory {
                     reason: "recorded against contract \(release.contractVersion), this tool checks contract \(ContractSchemaName.majorVersion): record the release again, or end its support (petspot-contracts release-support-ended)")
             }
             fileOfRelease[release.name] = shown
-            releases.append(release)
+            releases.append(File(release: release, url: directory.appendingPathComponent(file), displayPath: shown))
         }
-        return releases.sorted { $0.name.compare($1.name, options: .numeric) == .orderedAscending }
+        return releases.sorted { $0.release.name.compare($1.release.name, options: .numeric) == .orderedAscending }
     }
 }

@@ -20,9 +20,9 @@ func sampleRelease(name: String = "1.4", contractVersion: String = ContractSchem
         protocolVersion: 2,
         flows: [FlowSummary(flow: .missing, asked: 10, submitted: 6, blocked: 4), FlowSummary(flow: .found, asked: 5, unavailable: 5)],
         reports: [
-            RecordedReport(flow: .missing, clock: clock, cases: 5, payload: payload, contract: RecordedAnswer(status: 201)),
+            RecordedReport(flow: .missing, clock: clock, payload: payload, contract: RecordedAnswer(status: 201)),
             RecordedReport(
-                flow: .missing, clock: clock, cases: 1, payload: refused,
+                flow: .missing, clock: clock, payload: refused,
                 contract: RecordedAnswer(status: 400, code: "INVALID_FORMAT", field: "age")),
         ],
         submissions: [
@@ -54,7 +54,7 @@ struct ReleaseFileTests {
         let text = String(decoding: sampleRelease().fileBytes(), as: UTF8.self)
         let lines = text.split(separator: "\n")
         #expect(lines.first == "{")
-        #expect(lines.contains { $0.hasPrefix("    {\"flow\":\"missing\",\"clock\":\"2026-11-21T12:00:00Z\",\"cases\":5,\"contract\":{\"status\":201}") })
+        #expect(lines.contains { $0.hasPrefix("    {\"flow\":\"missing\",\"clock\":\"2026-11-21T12:00:00Z\",\"contract\":{\"status\":201}") })
         #expect(lines.dropLast().last?.hasPrefix("  \"checksum\": \"sha256:") == true)
     }
 
@@ -63,7 +63,7 @@ struct ReleaseFileTests {
         let text = String(decoding: sampleRelease().fileBytes(), as: UTF8.self)
         let reindented = text.replacingOccurrences(of: "\n    {", with: "\n\t\t{")
         #expect(throws: Never.self) { try RecordedRelease.decode(Array(reindented.utf8), file: "r.json") }
-        let edited = text.replacingOccurrences(of: "\"cases\":5", with: "\"cases\":6")
+        let edited = text.replacingOccurrences(of: "\"seed\": 42", with: "\"seed\": 43")
         let error = try #require(throws: ReleaseFileError.self) { try RecordedRelease.decode(Array(edited.utf8), file: "releases/r.json") }
         #expect(error.description.hasPrefix("releases/r.json: checksum: does not match the file's contents: the file was edited"))
     }

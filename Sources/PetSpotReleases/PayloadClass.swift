@@ -11,8 +11,8 @@ import PetSpotModel
 /// looks at together is not multiplied out (a build that sends a few hundred distinct payloads
 /// keeps a few dozen).
 ///
-/// The traits of a payload are its flow with its set of keys, and, for every key it holds, the
-/// key with the class of its value:
+/// The traits of a payload are its flow with its set of keys, for every key it holds the key with
+/// the class of its value, and the location's two classes together (one value on the screen):
 /// - any value: its JSON type (a `null`, a string where a number belongs);
 /// - `status` and the picked fields (species, sex): the value itself;
 /// - texts: empty, blank, padded (trimming changes it), ASCII or not, made of multi-scalar
@@ -38,6 +38,11 @@ public enum PayloadClass {
         let keys = payload.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var traits: Set<String> = ["\(flow.rawValue) keys=\(keys.joined(separator: ","))"]
         for member in payload.members { traits.insert("\(flow.rawValue) \(member.key)=\(valueClass(member.value, key: member.key, clock: clock))") }
+        // The location is one value on the screen ("Use current location" fills both): a rule may
+        // look at the pair (the list's distance, a refused 0,0).
+        if let latitude = payload["locationLatitude"], let longitude = payload["locationLongitude"] {
+            traits.insert("\(flow.rawValue) location=\(valueClass(latitude, key: "locationLatitude", clock: clock)) \(valueClass(longitude, key: "locationLongitude", clock: clock))")
+        }
         return traits
     }
 

@@ -64,6 +64,12 @@ struct PayloadClassTests {
         var without = one
         without["age"] = nil
         #expect(!PayloadClass.traits(of: without, flow: .missing, clock: clock).isSubset(of: PayloadClass.traits(of: one, flow: .missing, clock: clock)))
+        // 0,0 is a location of its own even when 0 was seen in each coordinate apart.
+        let origin = try #require((["locationLatitude": 0, "locationLongitude": 0] as JSONValue).objectValue)
+        let seen = [(0, 74), (47.5, 0)].map { lat, lng in
+            PayloadClass.traits(of: (["locationLatitude": .number(JSONNumber(lat)), "locationLongitude": .number(JSONNumber(lng))] as JSONValue).objectValue!, flow: .missing, clock: clock)
+        }.reduce(into: Set<String>()) { $0.formUnion($1) }
+        #expect(!PayloadClass.traits(of: origin, flow: .missing, clock: clock).isSubset(of: seen))
     }
 
     @Test("the email class follows the backend's pattern, not the app's")

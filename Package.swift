@@ -291,6 +291,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
+                "PetSpotReleases",
                 "PetSpotCLI", "PetSpotOpenAPI", "PetSpotPlantedDefects", "PetSpotRunner", "PetSpotSubmissionFaults",
                 "PetSpotSequences", "PetSpotBackendGroups", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotHTTPClient", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",

@@ -66,7 +66,7 @@ public final class ReplayMicrochips: Sendable {
         self.prefix = prefix
     }
 
-    /// A fresh number of `length` ASCII digits.
+    /// A fresh number of `length` ASCII digits (once all 10^length are used, numbers repeat).
     public func next(length: Int) -> String {
         state.withLock { state in
             if length >= 7 {
@@ -77,11 +77,16 @@ public final class ReplayMicrochips: Sendable {
                 return head + String(repeating: "0", count: length - head.count - counter.count) + counter
             }
             let space = (0..<length).reduce(1) { value, _ in value * 10 }
-            for _ in 0..<64 {
-                let candidate = String(Int.random(in: 0..<space, using: &state.random))
-                let padded = String(repeating: "0", count: length - candidate.count) + candidate
-                if state.used.insert(padded).inserted { return padded }
+            func padded(_ number: Int) -> String {
+                let digits = String(number)
+                return String(repeating: "0", count: length - digits.count) + digits
             }
+            for _ in 0..<64 {
+                let candidate = padded(Int.random(in: 0..<space, using: &state.random))
+                if state.used.insert(candidate).inserted { return candidate }
+            }
+            // Nearly every number of the length is used: the first one left.
+            for number in 0..<space where state.used.insert(padded(number)).inserted { return padded(number) }
             return String(repeating: "9", count: length)
         }
     }

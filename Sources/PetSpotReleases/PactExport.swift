@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotModel
 
 /// A release as a Pact specification v4 file, for teams that keep their contracts in a Pact
 /// Broker: publish it with the release as the consumer version, record the release, and ask the
@@ -13,6 +14,11 @@ import PetSpotJSON
 ///   `managementPassword` six digits (regular-expression rules);
 /// - a report the contract refused when the release was recorded (the build's own defect): the
 ///   same status, and the error envelope's `code` and `field` as they were.
+///
+/// A `lastSeenDate` keeps its distance from the day of the report's own clock, as `can-i-deploy`
+/// sends it (``ReplayedPayload``): the example is that date seen from the recording day, and a
+/// request generator of type `Date` (`"- 3 days"`, `"today"`) makes the verifier send it relative
+/// to the day it verifies, so the file stays true as the calendar moves on.
 ///
 /// Every microchip number made of digits is replaced by one unique within the file, of the same
 /// length (a backend keeps microchip numbers unique; the file's interactions must not collide
@@ -32,22 +38,30 @@ public enum PactExport {
         var microchips = UniqueMicrochips()
         var interactions: [JSONValue] = []
         var counters: [String: Int] = [:]
-        func add(prefix: String, flow: String, payload: JSONObject, contract: RecordedAnswer) {
+        let recordingDay = CalendarDate(iso: release.recordedOn)
+        func add(prefix: String, flow: String, payload: JSONObject, clock: Date, contract: RecordedAnswer) {
             counters[prefix, default: 0] += 1
             let key = "\(prefix)-\(counters[prefix]!)"
             var body = payload
+            var dayOffset: Int?
+            if let text = payload["lastSeenDate"]?.stringValue, let date = CalendarDate(iso: text) {
+                let reportDay = CalendarDate.today(in: TimeZone(secondsFromGMT: 0)!, now: clock)
+                let offset = date.daysSinceUnixEpoch - reportDay.daysSinceUnixEpoch
+                dayOffset = offset
+                if let recordingDay { body["lastSeenDate"] = .string(recordingDay.adding(days: offset).isoString) }
+            }
             if let chip = payload["microchipNumber"]?.stringValue, !chip.isEmpty, chip.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 body["microchipNumber"] = .string(microchips.next(length: chip.count))
             }
-            interactions.append(interaction(key: key, flow: flow, payload: body, contract: contract))
+            interactions.append(interaction(key: key, flow: flow, payload: body, dayOffset: dayOffset, contract: contract))
         }
         for report in release.reports {
-            add(prefix: report.flow.rawValue, flow: report.flow.rawValue, payload: report.payload, contract: report.contract)
+            add(prefix: report.flow.rawValue, flow: report.flow.rawValue, payload: report.payload, clock: report.clock, contract: report.contract)
         }
         for submission in release.submissions {
             for request in submission.requests where request.path == RecordedRequest.createPath {
                 guard case .json(.object(let payload)) = request.body else { continue }
-                add(prefix: "submission", flow: submission.flow.rawValue, payload: payload, contract: request.contract)
+                add(prefix: "submission", flow: submission.flow.rawValue, payload: payload, clock: submission.clock, contract: request.contract)
             }
         }
         return .object(JSONObject([
@@ -64,8 +78,9 @@ public enum PactExport {
         ]))
     }
 
-    /// The interaction of one create request.
-    static func interaction(key: String, flow: String, payload: JSONObject, contract: RecordedAnswer) -> JSONValue {
+    /// The interaction of one create request; `dayOffset` is its `lastSeenDate` in days from the
+    /// day it was made, when it has one.
+    static func interaction(key: String, flow: String, payload: JSONObject, dayOffset: Int?, contract: RecordedAnswer) -> JSONValue {
         let json = JSONValue.object(JSONObject([("Content-Type", .array(["application/json"]))]))
         let response: JSONValue
         if contract.isAccepted {
@@ -97,18 +112,34 @@ public enum PactExport {
                 ]))),
             ]))
         }
+        var request = JSONObject([
+            ("method", "POST"), ("path", .string(RecordedRequest.createPath)), ("headers", json),
+            ("body", .object(JSONObject([("contentType", "application/json"), ("encoded", false), ("content", .object(payload))]))),
+        ])
+        if let dayOffset {
+            request["generators"] = .object(JSONObject([
+                ("body", .object(JSONObject([
+                    ("$.lastSeenDate", .object(JSONObject([
+                        ("type", "Date"), ("format", "yyyy-MM-dd"), ("expression", .string(dateExpression(days: dayOffset))),
+                    ]))),
+                ]))),
+            ]))
+        }
         let verb = contract.isAccepted ? "is accepted" : "is refused as when the release was recorded"
         return .object(JSONObject([
             ("type", "Synchronous/HTTP"),
             ("key", .string(key)),
             ("description", .string("\(key): a \(flow) report \(verb) (\(contract))")),
             ("pending", false),
-            ("request", .object(JSONObject([
-                ("method", "POST"), ("path", .string(RecordedRequest.createPath)), ("headers", json),
-                ("body", .object(JSONObject([("contentType", "application/json"), ("encoded", false), ("content", .object(payload))]))),
-            ]))),
+            ("request", .object(request)),
             ("response", response),
         ]))
+    }
+
+    /// A Pact date expression for `days` from the day of verification: `today`, `- 3 days`, `+ 1 day`.
+    static func dateExpression(days: Int) -> String {
+        guard days != 0 else { return "today" }
+        return "\(days < 0 ? "-" : "+") \(abs(days)) \(abs(days) == 1 ? "day" : "days")"
     }
 
     static func regex(_ pattern: String) -> JSONValue {

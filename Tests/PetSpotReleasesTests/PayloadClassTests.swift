@@ -108,6 +108,15 @@ struct PactExportTests {
         #expect(refused["response"]?["body"]?["content"] == ["error": ["code": "INVALID_FORMAT", "field": "age"]])
     }
 
+    @Test("a date is sent at its distance from the day the report was made: seen from the recording day, generated from the verifying day")
+    func dates() throws {
+        let accepted = try #require(PactExport.document(of: sampleRelease())["interactions"]?[0])
+        // Made on 2026-11-21 with a date of 2026-11-20; recorded on 2026-11-28.
+        #expect(accepted["request"]?["body"]?["content"]?["lastSeenDate"] == "2026-11-27")
+        #expect(accepted["request"]?["generators"]?["body"]?["$.lastSeenDate"] == ["type": "Date", "format": "yyyy-MM-dd", "expression": "- 1 day"])
+        #expect([0, 1, -1, -30].map(PactExport.dateExpression(days:)) == ["today", "+ 1 day", "- 1 day", "- 30 days"])
+    }
+
     @Test("microchip numbers are unique within the file and keep their length")
     func microchips() throws {
         let pact = PactExport.document(of: sampleRelease())

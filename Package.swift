@@ -172,6 +172,15 @@ let package = Package(
                 "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
             ]
         ),
+        // Releases in the field: the release file, what a backend's rules tell apart, the Pact export.
+        .target(
+            name: "PetSpotReleases",
+            dependencies: [
+                "PetSpotSubmissionFaults", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks", "PetSpotRuntime",
+                "PetSpotReport", "PetSpotFlowGenerators", "PetSpotPropertyEngine", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit",
+                "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotConcurrency",
+            ]
+        ),
         // The captured contract as an OpenAPI 3.1 document; its examples are the runner's own requests.
         .target(
             name: "PetSpotOpenAPI",
@@ -185,7 +194,7 @@ let package = Package(
         .target(
             name: "PetSpotCLI",
             dependencies: [
-                "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
+                "PetSpotReleases", "PetSpotOpenAPI", "PetSpotRunner", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine", "PetSpotFlowGenerators",
                 "PetSpotContractKit", "PetSpotMockBackend", "PetSpotMockTransport", "PetSpotHTTP", "PetSpotConcurrency",
                 "PetSpotProcess",
@@ -282,6 +291,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotRunnerTests",
             dependencies: [
+                "PetSpotReleases",
                 "PetSpotCLI", "PetSpotOpenAPI", "PetSpotPlantedDefects", "PetSpotRunner", "PetSpotSubmissionFaults",
                 "PetSpotSequences", "PetSpotBackendGroups", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotHTTPClient", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
@@ -297,6 +307,7 @@ let package = Package(
             name: "PetSpotSchemaTests",
             dependencies: ["PetSpotSchema", "PetSpotJSON", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotBowtie"]
         ),
+        .testTarget(name: "PetSpotReleasesTests", dependencies: ["PetSpotReleases", "PetSpotJSON", "PetSpotModel", "PetSpotContractKit"]),
         .testTarget(name: "PetSpotRegexTests", dependencies: ["PetSpotRegex", "PetSpotPropertyEngine", "PetSpotPropertyTesting"]),
         .testTarget(name: "PetSpotBenchmarksTests", dependencies: ["PetSpotBenchmarks", "PetSpotCLI", "PetSpotRunner"]),
     ],

@@ -26,8 +26,13 @@ public enum ContractSchemaName: String, CaseIterable, Sendable, Hashable {
     /// The `GET /api/health` body.
     case health
 
+    /// The contract's major version, the `/v1/` segment of every `$id`: it changes only with a
+    /// breaking change (Contracts/README.md, "Versioning"), so a release recorded against one
+    /// major version is judged against that version only.
+    public static let majorVersion = "v1"
+
     /// The common prefix of every schema `$id`.
-    public static let idPrefix = "https://petspot.example/contracts/v1/"
+    public static let idPrefix = "https://petspot.example/contracts/\(majorVersion)/"
 
     /// The dialect every schema declares in `$schema`.
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"

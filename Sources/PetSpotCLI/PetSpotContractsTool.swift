@@ -19,7 +19,10 @@ import PetSpotRuntime
 public enum PetSpotContractsTool {
     /// The commands this library runs itself, in the order `help` lists them; the
     /// `petspot-contracts` executable adds `bench` and `bowtie` from their own targets.
-    package static let libraryCommands: [any RunnerCommand.Type] = [CheckCommand.self, RunCommand.self, MockCommand.self, OpenAPICommand.self]
+    package static let libraryCommands: [any RunnerCommand.Type] = [
+        CheckCommand.self, RunCommand.self, RecordCommand.self, CanIDeployCommand.self, ReleaseSupportEndedCommand.self, MockCommand.self,
+        OpenAPICommand.self,
+    ]
 
     /// Every command of `commands` plus `help`, in the order `help` lists them.
     package static func specs(_ commands: [any RunnerCommand.Type]) -> [CommandSpec] {

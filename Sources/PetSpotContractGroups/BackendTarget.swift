@@ -308,6 +308,17 @@ extension ContractSession {
             recorder.pass(group: group, contract: contract)
             return
         }
+        recorder.fail(group: group, contract: contract, failure(
+            problem, request: request, expected: expected, response: response, input: input, caseId: caseId, redactor: redactor,
+            bodyLength: bodyLength))
+    }
+
+    /// The failure ``record(_:_:_:request:expected:response:input:caseId:redactor:bodyLength:)``
+    /// records, for a group that records its cases in one pass (``ContractRecorder/record(group:contract:casesRun:casesFailed:failures:seconds:)``).
+    package func failure(
+        _ problem: String, request: TransportRequest?, expected: String?, response: Result<TransportResponse, TransportError>?,
+        input: JSONValue? = nil, caseId: String? = nil, redactor: Redactor? = nil, bodyLength: Int? = nil
+    ) -> ContractFailure {
         let redactor = redactor ?? backend?.redactor ?? Redactor()
         let actual: String? = response.map {
             switch $0 {
@@ -321,9 +332,9 @@ extension ContractSession {
                 baseURL: baseURL, adminToken: backend.adminToken, managementPasswords: backend.knownPasswords.union(redactor.secrets)
             ).command(for: request)
         }
-        recorder.fail(group: group, contract: contract, ContractFailure(
+        return ContractFailure(
             message: redactor.scrub(problem), caseId: caseId, request: request.map(redactor.request), expected: expected,
-            actual: actual, originalInput: input, seed: seed, replay: replay, reproduce: reproduce))
+            actual: actual, originalInput: input, seed: seed, replay: replay, reproduce: reproduce)
     }
 
     /// Records `exchange` as one case of `contract`.

@@ -10,6 +10,8 @@ public enum AdapterAnswer: Sendable, Hashable {
     case submitted(payload: JSONValue)
     /// Continue is refused at `step`, with these fields shown invalid (raw names as sent).
     case blocked(step: String, fields: [String])
+    /// The build has no such flow (sut-protocol.md: an older release without the Found flow).
+    case unavailable
 
     /// Decodes an answer line to the question `expectedId`.
     ///
@@ -51,8 +53,11 @@ public enum AdapterAnswer: Sendable, Hashable {
             }
             guard object["payload"] == nil else { throw .malformedAnswer("a blocked answer has no \"payload\"") }
             self = .blocked(step: step, fields: names)
+        case "unavailable":
+            guard object.keys.allSatisfy(["v", "id", "outcome"].contains) else { throw .malformedAnswer("an unavailable answer has only \"v\", \"id\" and \"outcome\"") }
+            self = .unavailable
         case let other:
-            throw .malformedAnswer("answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"submitted\" or \"blocked\"")
+            throw .malformedAnswer("answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"submitted\", \"blocked\" or \"unavailable\"")
         }
     }
 
@@ -74,6 +79,8 @@ public enum AdapterAnswer: Sendable, Hashable {
                 ("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "blocked"), ("step", .string(step)),
                 ("fields", .array(fields.map { .string($0) })),
             ]))
+        case .unavailable:
+            .object(JSONObject([("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "unavailable")]))
         }
     }
 

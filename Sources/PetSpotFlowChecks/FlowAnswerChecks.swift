@@ -81,6 +81,10 @@ public enum FlowAnswerChecks {
             return "submitted, but the reference model blocks at step \"\(step)\" on \(fields.sorted())"
         case (.blocked(let step, let fields), .submitted):
             return "blocked at step \"\(step)\" on \(fields.sorted()), but the reference model submits"
+        case (.unavailable, _):
+            return "the app has no \(exchange.question.contains("\"flow\":\"found\"") ? "Found" : "Missing") flow (it answered unavailable): both flows are required"
+        case (_, .unavailable):
+            return nil
         }
     }
 
@@ -232,6 +236,8 @@ extension FlowAnswerChecks {
             return expectedFields.map { ([$0], Kind.accepted) }
         case (.blocked(_, let fields), .submitted):
             return fields.map { ([$0], Kind.refused) }
+        case (.unavailable, _), (_, .unavailable):
+            return [([], "has no \(flow == .found ? "Found" : "Missing") flow (answers unavailable)")]
         }
     }
 }

@@ -1,13 +1,13 @@
 /// One part of a `multipart/form-data` body.
-struct MultipartPart {
+package struct MultipartPart {
     /// The `name` parameter of its Content-Disposition.
-    var name: String?
+    package var name: String?
     /// The `filename` parameter, when the part is a file.
-    var filename: String?
+    package var filename: String?
     /// The part's Content-Type, when given.
-    var contentType: String?
+    package var contentType: String?
     /// The part's content.
-    var body: ArraySlice<UInt8>
+    package var body: ArraySlice<UInt8>
 
     /// Whether the upload library treats the part as a file: it has a non-empty `filename`
     /// (a part without one, or with `filename=""`, is a plain form field).
@@ -15,16 +15,16 @@ struct MultipartPart {
 }
 
 /// Why a multipart body could not be read.
-struct MultipartError: Error, Equatable {
-    let reason: String
+package struct MultipartError: Error, Equatable {
+    package let reason: String
 }
 
 /// A `multipart/form-data` reader (RFC 7578): finds the boundary in the Content-Type, splits the
 /// body on `--boundary` delimiters, and reads each part's headers.
-enum MultipartFormData {
+package enum MultipartFormData {
     /// The boundary parameter of a `multipart/form-data` Content-Type, or `nil` when the type
     /// is something else or has no boundary.
-    static func boundary(contentType: String) -> String? {
+    package static func boundary(contentType: String) -> String? {
         let parameters = contentType.split(separator: ";").map { $0.trimmingASCIIWhitespace() }
         guard let type = parameters.first, type.lowercased() == "multipart/form-data" else { return nil }
         for parameter in parameters.dropFirst() {
@@ -43,7 +43,7 @@ enum MultipartFormData {
     /// The parts of `body`, in order.
     /// - Throws: ``MultipartError`` when delimiters or part headers are malformed or the closing
     ///   delimiter is missing.
-    static func parts(of body: [UInt8], boundary: String) throws(MultipartError) -> [MultipartPart] {
+    package static func parts(of body: [UInt8], boundary: String) throws(MultipartError) -> [MultipartPart] {
         let delimiter = Array("--\(boundary)".utf8)
         let separator = Array("\r\n--\(boundary)".utf8)
         guard let first = find(delimiter, in: body, from: 0) else {

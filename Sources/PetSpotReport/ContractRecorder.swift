@@ -16,6 +16,7 @@ public final class ContractRecorder: Sendable {
         var leftovers: [Leftover] = []
         var notes: [String] = []
         var findings: [SpecFinding] = []
+        var releases: [ReleaseOutcome] = []
         var coverage: BoundaryCoverage?
         var replay: String?
         /// Per group, when its last case was recorded (or the group was first seen).
@@ -164,6 +165,11 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.findings.append(finding) }
     }
 
+    /// Adds what `can-i-deploy` found for one release (in the order the releases are checked).
+    public func release(_ outcome: ReleaseOutcome) {
+        recording.withLock { $0.releases.append(outcome) }
+    }
+
     /// Adds a remark to the report.
     public func note(_ text: String) {
         recording.withLock { $0.notes.append(text) }
@@ -181,6 +187,7 @@ public final class ContractRecorder: Sendable {
                 notes: recording.notes, coverage: recording.coverage)
             report.replay = recording.replay
             report.findings = recording.findings
+            report.releases = recording.releases
             report.completeTimesAndSeeds(attributedSeconds: recording.attributedSeconds)
             return report
         }

@@ -53,6 +53,10 @@ extension ContractReport {
             }
             if let coverage { lines.append(""); lines.append(contentsOf: Self.coverageLines(coverage)) }
         }
+        if !releaseLines.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: releaseLines)
+        }
         let distinct = distinctFailures
         if !distinct.isEmpty {
             lines.append("")

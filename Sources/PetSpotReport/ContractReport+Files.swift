@@ -60,6 +60,7 @@ extension ContractReport {
                     ("replay", finding.replay.map { .string($0) } ?? .null),
                 ]))
             })),
+            ("releases", .array(releases.map(Self.releaseJSON))),
         ]
         // Present when flow cases were checked.
         if let coverage {
@@ -273,5 +274,36 @@ extension ContractReport {
         formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
+    }
+}
+
+extension ContractReport {
+    /// One release of `can-i-deploy`'s matrix in the JSON report.
+    static func releaseJSON(_ release: ReleaseOutcome) -> JSONValue {
+        .object(JSONObject([
+            ("name", .string(release.name)),
+            ("recordedOn", .string(release.recordedOn)),
+            ("protocolVersion", .number(JSONNumber(release.protocolVersion))),
+            ("verdict", .string(release.verdict.rawValue)),
+            ("tried", .number(JSONNumber(release.tried))),
+            ("accepted", .number(JSONNumber(release.accepted))),
+            ("refused", .number(JSONNumber(release.refused))),
+            ("knownRefused", .number(JSONNumber(release.knownRefused))),
+            ("nowAccepted", .number(JSONNumber(release.nowAccepted))),
+            ("notChecked", .number(JSONNumber(release.notChecked))),
+            ("unavailableFlows", .array(release.unavailableFlows.map { .string($0) })),
+            ("refusals", .array(release.refusals.map { refusal in
+                .object(JSONObject([
+                    ("status", .number(JSONNumber(refusal.status))),
+                    ("code", refusal.code.map { .string($0) } ?? .null),
+                    ("field", refusal.field.map { .string($0) } ?? .null),
+                    ("count", .number(JSONNumber(refusal.count))),
+                    ("known", .bool(refusal.known)),
+                    ("examplePayload", .string(refusal.examplePayload)),
+                    ("exampleAnswer", .string(refusal.exampleAnswer)),
+                    ("reproduce", refusal.reproduce.map { .string($0) } ?? .null),
+                ]))
+            })),
+        ]))
     }
 }

@@ -31,6 +31,7 @@ extension ContractReport {
         renderHeader(into: &page, verdict: verdict)
         let failures = failureEntries
         renderSummary(into: &page, failures: failures)
+        renderReleases(into: &page)
         renderGroups(into: &page, failures: failures)
         renderCoverage(into: &page)
         renderFailures(into: &page, failures: failures)
@@ -251,6 +252,53 @@ extension ContractReport {
             page.raw("</li>\n")
         }
         page.raw("</ol>\n")
+    }
+
+    /// `can-i-deploy`'s matrix at a glance: one row per release, its verdict coloured, its counts,
+    /// and each refusal with its answer, an example payload and the command that sends it again.
+    private func renderReleases(into page: inout HTMLPage) {
+        guard !releases.isEmpty else { return }
+        page.raw("<section id=\"releases\">\n<h2>Releases in the field</h2>\n<table class=\"releases\">\n<thead><tr>")
+        for heading in ["release", "recorded", "protocol", "tried", "accepted", "refused", "known", "verdict"] {
+            page.raw("<th>")
+            page.text(heading)
+            page.raw("</th>")
+        }
+        page.raw("</tr></thead>\n<tbody>\n")
+        for release in releases {
+            let status = release.verdict == .compatible ? "passed" : release.verdict == .breaks ? "failed" : "skipped"
+            page.raw("<tr data-status=\"\(status)\">")
+            for cell in [
+                release.name, release.recordedOn, "v\(release.protocolVersion)", String(release.tried), String(release.accepted),
+                String(release.refused), String(release.knownRefused),
+            ] {
+                page.raw("<td>")
+                page.text(cell)
+                page.raw("</td>")
+            }
+            page.raw("<td class=\"verdict\">")
+            page.text(release.verdict.rawValue)
+            page.raw("</td></tr>\n")
+        }
+        page.raw("</tbody>\n</table>\n")
+        for release in releases where !release.refusals.isEmpty {
+            for refusal in release.refusals {
+                page.raw("<details class=\"refusal\" data-status=\"\(refusal.known ? "skipped" : "failed")\"><summary>")
+                page.text("\(release.name): \(refusal.count) refused \(refusal.answer)\(refusal.known ? " (known: refused when recorded too)" : "")")
+                page.raw("</summary>\n<pre class=\"payload\">")
+                page.text(refusal.examplePayload)
+                page.raw("</pre>\n<pre class=\"answer\">")
+                page.text(refusal.exampleAnswer)
+                page.raw("</pre>\n")
+                if let reproduce = refusal.reproduce {
+                    page.raw("<div class=\"replay\"><code>")
+                    page.text(reproduce)
+                    page.raw("</code><button type=\"button\" class=\"copy\">Copy</button></div>\n")
+                }
+                page.raw("</details>\n")
+            }
+        }
+        page.raw("</section>\n")
     }
 
     /// The findings against the specification: not failures, each with its scenario.
@@ -493,6 +541,9 @@ extension ContractReport {
         .legend { margin-bottom: 4px; } .legend span { padding: 1px 8px; border-radius: 4px; font-size: 12px; }
         .ctl { font-size: 10px; border: 1px solid var(--skipped); border-radius: 3px; padding: 0 2px; color: var(--muted); background: var(--paper); }
         details summary { cursor: pointer; color: var(--muted); margin: 10px 0 4px; }
+        table.releases td.verdict { font-weight: 600; } table.releases tr[data-status="failed"] td.verdict { color: var(--failed); }
+        table.releases tr[data-status="passed"] td.verdict { color: var(--passed); } table.releases tr[data-status="skipped"] td.verdict { color: var(--skipped); }
+        details.refusal { border-left: 4px solid var(--failed); padding: 2px 10px; margin: 6px 0; } details.refusal[data-status="skipped"] { border-left-color: var(--skipped); }
         table.coverage td.hits { width: 22%; } .hit-bar { display: block; height: 10px; border-radius: 3px; min-width: 2px; }
         .hit-bar.passed { background: var(--passed); } .hit-bar.failed { background: var(--failed); }
         footer { margin-top: 32px; color: var(--muted); font-size: 12px; }

@@ -75,6 +75,23 @@ extension ContractReport {
             }
             return group
         }
+        report.releases = releases.map { release in
+            var release = release
+            release.name = text(release.name)
+            release.recordedOn = text(release.recordedOn)
+            release.unavailableFlows = release.unavailableFlows.map(text)
+            release.refusals = release.refusals.map { refusal in
+                var refusal = refusal
+                refusal.code = optional(refusal.code)
+                refusal.field = optional(refusal.field)
+                refusal.examplePayload = text(refusal.examplePayload)
+                refusal.exampleAnswer = text(refusal.exampleAnswer)
+                // Never cut: a shortened command would send another request.
+                refusal.reproduce = refusal.reproduce.map { DisplayText.sanitized(redactor.scrub($0), maxBytes: .max) }
+                return refusal
+            }
+            return release
+        }
         report.leftovers = leftovers.map { leftover in
             Leftover(id: text(leftover.id), microchipNumber: optional(leftover.microchipNumber), reason: text(leftover.reason))
         }

@@ -19,8 +19,9 @@ import PetSpotJSON
 public struct ContractReport: Sendable {
     /// The version of the JSON report format (`docs/report.schema.json`); bumped on any change
     /// to it. Version 2 added `replay` and gives every failure with a replay line its seed;
-    /// version 3 adds a failure's `steps` and the report's `findings`.
-    public static let reportVersion = 3
+    /// version 3 adds a failure's `steps` and the report's `findings`; version 4 adds `releases`
+    /// (`can-i-deploy`'s matrix).
+    public static let reportVersion = 4
     /// The tool's name.
     public static let tool = "petspot-contracts"
     /// The tool's version, written into reports.
@@ -51,6 +52,8 @@ public struct ContractReport: Sendable {
     /// What the specification itself does to users, found by properties the reference model
     /// (which follows the specification) fails too: reported, never counted as failures.
     public var findings: [SpecFinding] = []
+    /// What `can-i-deploy` found for each release in the field (empty for the other commands).
+    public var releases: [ReleaseOutcome] = []
 
     /// Creates a report.
     public init(

@@ -11,6 +11,9 @@ import PetSpotModel
 package struct AdapterSubmittingApp: SubmittingApp {
     let oracle: AdapterOracle
 
+    /// The app behind `oracle`'s adapter.
+    package init(oracle: AdapterOracle) { self.oracle = oracle }
+
     package var name: String { oracle.name }
 
     package func submit(_ flowCase: FlowCase, over network: SubmissionNetwork) -> (report: Int, turn: AppTurn) {

@@ -12,4 +12,11 @@ package struct SubmissionNetwork: Sendable {
     package var requestTimeout: Double
     /// The photo's bytes, as a file the app reads.
     package var photoPath: String
+
+    /// A network at `baseURL`, the app's requests timing out after `requestTimeout`, the photo in `photoPath`.
+    package init(baseURL: URL, requestTimeout: Double, photoPath: String) {
+        self.baseURL = baseURL
+        self.requestTimeout = requestTimeout
+        self.photoPath = photoPath
+    }
 }

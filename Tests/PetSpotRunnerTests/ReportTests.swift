@@ -107,7 +107,7 @@ struct ReportTests {
             "reportVersion", "tool", "toolVersion", "command", "arguments", "target", "seed", "replay", "startedAt",
             "durationSeconds", "summary", "groups", "leftovers", "notes", "findings",
         ])
-        #expect(object["reportVersion"] == 3)
+        #expect(object["reportVersion"] == 4)
         #expect(object["seed"] == "42")
         #expect(object["summary"]?.objectValue?.keys == ["contracts", "passed", "failed", "skipped", "casesRun", "casesFailed"])
         #expect(object["summary"]?["failed"] == 1)

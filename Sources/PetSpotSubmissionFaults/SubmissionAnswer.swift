@@ -15,6 +15,8 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
     case alert(message: String)
     /// After `cancel`: the alert is gone, the inputs kept.
     case cancelled
+    /// The build has no such flow (as in version 1): nothing was sent.
+    case unavailable
 
     /// Decodes an answer line to the question `expectedId`.
     /// - Throws: ``AdapterProtocolError`` naming what is wrong with it.
@@ -52,9 +54,13 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
         case "cancelled":
             try only([])
             self = .cancelled
+        case "unavailable":
+            try only([])
+            self = .unavailable
         case let other:
             throw .malformedAnswer(
-                "answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"blocked\", \"submitted\", \"alert\" or \"cancelled\"")
+                "answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"blocked\", \"submitted\", \"alert\", "
+                    + "\"cancelled\" or \"unavailable\"")
         }
     }
 
@@ -65,6 +71,7 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
         case .submitted: "the app leaves the flow (the summary shows the password)"
         case .alert(let message): "the alert \"\(message)\""
         case .cancelled: "the alert closes, the screen stays"
+        case .unavailable: "the app has no such flow (it answered unavailable)"
         }
     }
 }

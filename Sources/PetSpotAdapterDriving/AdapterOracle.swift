@@ -55,6 +55,9 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
         var lines = 0
         /// Set when the adapter never answered: every later question fails at once.
         var setupFailure: AdapterSetupFailure?
+        /// What the adapter wrote on standard error while it was asked the last question that
+        /// failed.
+        var failedQuestionErrors = StandardErrorExcerpt()
     }
 
     private let state = Locked(State())
@@ -102,6 +105,9 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
         case .failure(let error): return FlowExchange(question: question, id: id, result: .failure(error), answerLine: nil)
         case .success(let answered): line = answered
         }
+        if let failure = firstAnswerSetupFailure(line, state: &state) {
+            return FlowExchange(question: question, id: id, result: .failure(failure), answerLine: line)
+        }
         do throws(AdapterProtocolError) {
             // `cat` as --sut answers every question with itself: say so rather than name a key.
             if line == question { throw .malformedAnswer(Self.echoedQuestion) }
@@ -112,6 +118,15 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
             discardProcess(&state)
             return FlowExchange(question: question, id: id, result: .failure(error), answerLine: line)
         }
+    }
+
+    /// Until the adapter has given one valid answer, a line that is no answer of a version this
+    /// runner asks (``AdapterSetupFailure/Reason/firstAnswer(_:)``: a banner, a log line, another
+    /// `"v"`) is a setup mistake: it is recorded as such, and the error the question fails with
+    /// is returned. `nil` when `line` is to be judged as an answer.
+    private func firstAnswerSetupFailure(_ line: String, state: inout State) -> AdapterProtocolError? {
+        guard state.answered == 0, let reason = AdapterSetupFailure.Reason.firstAnswer(line) else { return nil }
+        return failSetup(reason, process: state.process, state: &state)
     }
 
     /// Why an answer that repeats its question, byte for byte, is refused.
@@ -187,6 +202,8 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
         case .crashed(let signal, _): .crashed(signal: signal)
         case .timedOut(let seconds): .timedOut(seconds: seconds)
         case .answersOnlyAtEndOfInput, .neverAnswers: .timedOut(seconds: timeout)
+        case .notAnAnswer(let line): .malformedAnswer("answer is not a JSON object: \(AdapterAnswer.excerpt(line))")
+        case .unknownVersion(let version, _): .malformedAnswer("answer's \"v\" is \(version ?? "missing"), expected 1 or 2")
         }
     }
 
@@ -200,25 +217,27 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
     /// Asks one question of protocol version 2 (a report's `submit`, `tryAgain` or `cancel`),
     /// made by `question` from its id, and decodes the answer with `decode` (given the line and
     /// the id). Ids continue the oracle's sequence; failures follow the same restart policy.
-    /// - Returns: the question line, the answer line if any, and the decoded answer or why there
-    ///   is none.
+    /// - Returns: the question line, the answer line if any, the decoded answer or why there is
+    ///   none, and, when there is none, what the adapter wrote on standard error meanwhile.
     package func askSubmission<Answer>(
         _ question: (Int) -> JSONValue, decode: (String, Int) throws(AdapterProtocolError) -> Answer
-    ) -> (question: String, answerLine: String?, answer: Result<Answer, AdapterProtocolError>) {
+    ) -> (question: String, answerLine: String?, answer: Result<Answer, AdapterProtocolError>, standardError: StandardErrorExcerpt) {
         state.withLock { state in
             let id = state.nextId
             state.nextId += 1
             let text = question(id).serialized()
+            state.failedQuestionErrors = StandardErrorExcerpt()
             switch askLine(text, state: &state) {
-            case .failure(let error): return (text, nil, .failure(error))
+            case .failure(let error): return (text, nil, .failure(error), state.failedQuestionErrors)
             case .success(let line):
+                if let failure = firstAnswerSetupFailure(line, state: &state) { return (text, line, .failure(failure), state.failedQuestionErrors) }
                 do throws(AdapterProtocolError) {
                     let answer = try decode(line, id)
                     state.answered += 1
-                    return (text, line, .success(answer))
+                    return (text, line, .success(answer), StandardErrorExcerpt())
                 } catch {
                     discardProcess(&state)
-                    return (text, line, .failure(error))
+                    return (text, line, .failure(error), state.failedQuestionErrors)
                 }
             }
         }
@@ -234,8 +253,13 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
         return started
     }
 
+    /// Stops the adapter after a failed question, keeping what it wrote on standard error while
+    /// it was asked.
     private func discardProcess(_ state: inout State) {
-        state.process?.stop(graceSeconds: 0.05)
+        if let process = state.process {
+            process.stop(graceSeconds: 0.05)
+            state.failedQuestionErrors = process.questionStandardError(waitingUpTo: 0.5)
+        }
         state.process = nil
     }
 

@@ -53,6 +53,8 @@ package final class AdapterProcess: Sendable {
         var errorsRelayed = false
         /// The first lines of its standard error, escaped (for a setup error's paragraph).
         var errorHead: [String] = []
+        /// What it wrote on standard error since the last question was sent.
+        var questionErrors = StandardErrorExcerpt()
     }
 
     /// Lines of standard error kept for ``standardErrorHead``.
@@ -105,7 +107,9 @@ package final class AdapterProcess: Sendable {
         Self.startThread("petspot-adapter-stderr") {
             Self.relayErrors(errors) { line in
                 state.withLock { state in
-                    if state.errorHead.count < Self.keptErrorLines { state.errorHead.append(String(line.dropFirst("adapter: ".count))) }
+                    let text = String(line.dropFirst("adapter: ".count))
+                    if state.errorHead.count < Self.keptErrorLines { state.errorHead.append(text) }
+                    state.questionErrors.add(text)
                 }
                 relayError(line)
             }
@@ -273,6 +277,7 @@ package final class AdapterProcess: Sendable {
     /// finds out which by closing its input (``closeInputAndWait(seconds:)``).
     func ask(_ question: String, timeout: Double, returningWhenIdle: Bool) throws(AdapterProtocolError) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
+        state.withLock { $0.questionErrors = StandardErrorExcerpt() }
         try send(Array((question + "\n").utf8), deadline: deadline, timeout: timeout)
         var watch = returningWhenIdle ? IdleWatch(group: pid, input: input) : nil
         var outcome: Result<String, AdapterProtocolError>?
@@ -392,6 +397,14 @@ package final class AdapterProcess: Sendable {
     func standardErrorHead(waitingUpTo seconds: Double) -> [String] {
         state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.errorsRelayed || $0.waitStatus == nil }) { state, _ in
             state.errorHead
+        }
+    }
+
+    /// What the adapter wrote on standard error since the last question was sent; waits up to
+    /// `seconds` for the rest of it once the adapter has exited.
+    func questionStandardError(waitingUpTo seconds: Double) -> StandardErrorExcerpt {
+        state.withLock(waitingUntil: Date(timeIntervalSinceNow: seconds), for: { $0.errorsRelayed || $0.waitStatus == nil }) { state, _ in
+            state.questionErrors
         }
     }
 

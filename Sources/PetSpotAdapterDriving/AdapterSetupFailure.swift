@@ -1,10 +1,12 @@
 import Foundation
+import PetSpotJSON
 import PetSpotReport
 import PetSpotRuntime
 
-/// An adapter that never answered a question: a setup mistake (a wrong path, a missing exec bit,
-/// an unflushed output), not a defect of the app, so `check` stops with exit code 2 and one
-/// paragraph instead of a contract report.
+/// An adapter that never gave a valid answer: a setup mistake (a wrong path, a missing exec bit,
+/// an unflushed output, a log line on standard output, a protocol version this runner does not
+/// ask), not a defect of the app, so `check` stops with exit code 2 and one paragraph instead of
+/// a contract report.
 ///
 /// ``paragraph`` names the command, what happened, what the adapter wrote on standard error and
 /// the likely fix, e.g.:
@@ -30,6 +32,22 @@ package struct AdapterSetupFailure: Sendable, Hashable {
         /// It read the question, waited for more input, and did not answer even when its input
         /// was closed (`status`: how it ended, if it did).
         case neverAnswers(status: Int32?)
+        /// Its first line on standard output, `line`, is not a JSON object: a banner or a log
+        /// line where answers belong.
+        case notAnAnswer(line: String)
+        /// Its first answer, `line`, carries a `"v"` of a version this runner does not ask
+        /// (`version`: the member as written, `nil` when absent).
+        case unknownVersion(version: String?, line: String)
+
+        /// The setup mistake `line` shows when it is the adapter's first line that could be an
+        /// answer, or `nil` when it is an answer of version 1 or 2 (valid or not, it is then
+        /// judged as one).
+        package static func firstAnswer(_ line: String) -> Reason? {
+            guard case .object(let object)? = try? JSONValue.parse(line) else { return .notAnAnswer(line: line) }
+            let version = object["v"]
+            if version == .number(JSONNumber(1)) || version == .number(JSONNumber(2)) { return nil }
+            return .unknownVersion(version: version?.serialized(), line: line)
+        }
     }
 
     /// The `--sut` command line.
@@ -45,7 +63,7 @@ package struct AdapterSetupFailure: Sendable, Hashable {
     /// The one paragraph `check` prints: what happened, the adapter's standard error, the likely fix.
     package var paragraph: String {
         let quoted = "\"" + command.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        var text = "the adapter never answered a question: --sut \(quoted) \(happened)."
+        var text = "\(lead): --sut \(quoted) \(happened)."
         if standardError.isEmpty {
             text += " It wrote nothing on standard error."
         } else {
@@ -56,8 +74,26 @@ package struct AdapterSetupFailure: Sendable, Hashable {
         return text
     }
 
+    /// The paragraph's first words: what kind of setup mistake it is.
+    private var lead: String {
+        switch reason {
+        case .notAnAnswer, .unknownVersion: "the adapter never gave a valid answer"
+        default: "the adapter never answered a question"
+        }
+    }
+
     private var happened: String {
         switch reason {
+        case .notAnAnswer(let line):
+            return "wrote \"\(DisplayText.sanitized(line, maxBytes: 120))\" on standard output where the answer to its first question "
+                + "belongs, and that is not a JSON answer line: standard output carries answers only; logs go to standard error"
+        case .unknownVersion(let version?, let line):
+            return "answered its first question with \"v\": \(DisplayText.sanitized(version, maxBytes: 40)) "
+                + "(\"\(DisplayText.sanitized(line, maxBytes: 120))\"): the adapter answered version \(DisplayText.sanitized(version, maxBytes: 40)); "
+                + "this runner asks version 1 and 2 questions"
+        case .unknownVersion(nil, let line):
+            return "answered its first question without a \"v\" (\"\(DisplayText.sanitized(line, maxBytes: 120))\"): "
+                + "this runner asks version 1 and 2 questions, and every answer carries its version"
         case .cannotStart(let why): return "could not be started (\(why))"
         case .exited(let status, let starts):
             let how = status.map { "exited with status \($0)" } ?? "exited"
@@ -97,6 +133,13 @@ package struct AdapterSetupFailure: Sendable, Hashable {
                 + "process.stdout.write), and read one line per question, not all of standard input."
         case .neverAnswers:
             return "write one answer line for each question line (sut-protocol.md), and flush standard output after it."
+        case .notAnAnswer:
+            return "write banners, logs and progress on standard error (Swift: FileHandle.standardError; Python: "
+                + "print(..., file=sys.stderr); Kotlin/Java: System.err; Node: console.error), and on standard output one JSON "
+                + "answer line per question, nothing else."
+        case .unknownVersion:
+            return "answer each question with the version it was asked in (its \"v\"), and a question of a version the adapter "
+                + "does not speak with {\"v\": V, \"id\": N, \"outcome\": \"unsupported\"}, V the highest version it speaks (docs/ADAPTERS.md, section 4)."
         }
     }
 }

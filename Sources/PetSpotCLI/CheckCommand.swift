@@ -41,6 +41,10 @@ struct CheckCommand: RunnerCommand {
     static let submissionTimeout = Option.seconds(
         "--submission-timeout", default: SubmissionSettings.defaults.requestTimeout, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
         replay: .whenGiven)
+    static let requireSubmission = Option.flag(
+        "--require-submission",
+        help: "Fail when the adapter declares protocol version 1 only (its submission unchecked) instead of noting it.",
+        replay: .whenGiven)
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
     static let spec = CommandSpec(
@@ -54,13 +58,17 @@ struct CheckCommand: RunnerCommand {
             the catalogue has reached its rule (coverage, judged statistically) or the --budget is spent. Every distinct \
             cause of failure (contract, fields, kind of difference; one offending character in several fields is one \
             cause) is shrunk and printed once, up to --max-failures, and every other cause is listed. An adapter that \
-            never answers a question (cannot start, exits at once, never flushes) is a setup error: exit 2 and one \
-            paragraph, no report. \
+            never gives a valid answer (cannot start, exits at once, never flushes, writes a log line or another \
+            protocol version on standard output) is a setup error: exit 2 and one paragraph, no report. With --sut, \
+            the app's own submission (protocol version 2) runs under faults; an adapter that declares version 1 only \
+            is noted and its submission skipped, or fails the run with --require-submission. \
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
-        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout]
-            + ReportOutputs.options + [noMock, CommonOptions.noProgress],
+        options: [
+            CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout,
+            requireSubmission,
+        ] + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
             "petspot-contracts check --cases 1000 --seed 42 --junit build/contracts.xml",
@@ -98,7 +106,15 @@ struct CheckCommand: RunnerCommand {
         usesMock = !options[Self.noMock]
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds])
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds],
+            requiresVersion2: options[Self.requireSubmission])
+        // The submission runs against the mock, scenario by scenario: without either it cannot be required.
+        if submission.requiresVersion2 && (!usesMock || submission.scenarios == 0) {
+            throw .usage(
+                "--require-submission needs the app's submission to run, which "
+                    + (usesMock ? "--submission-scenarios 0 turns off" : "--no-mock turns off (it runs against the in-process mock)"),
+                command: "check")
+        }
         replayCommand = options.replayLine
         self.arguments = arguments
     }

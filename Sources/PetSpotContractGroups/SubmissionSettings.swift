@@ -16,6 +16,9 @@ package struct SubmissionSettings: Sendable {
     package var requestTimeout: Double
     /// Seconds the shrinker may spend on one property.
     package var shrinkSeconds: Double
+    /// Whether an adapter that declares protocol version 1 only fails the run
+    /// (`--require-submission`) rather than having its submission skipped with a note.
+    package var requiresVersion2 = false
 
     /// What a default `check` uses: 40 scenarios, report-flows.md's rule, a 0.3 s time-out (every
     /// answer held past it costs that long; the proxy answers a healthy request in milliseconds),
@@ -23,10 +26,11 @@ package struct SubmissionSettings: Sendable {
     package static let defaults = SubmissionSettings(scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 5)
 
     /// Settings.
-    package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double) {
+    package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double, requiresVersion2: Bool = false) {
         self.scenarios = scenarios
         self.rule = rule
         self.requestTimeout = requestTimeout
         self.shrinkSeconds = shrinkSeconds
+        self.requiresVersion2 = requiresVersion2
     }
 }

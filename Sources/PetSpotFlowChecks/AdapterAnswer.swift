@@ -10,13 +10,15 @@ public enum AdapterAnswer: Sendable, Hashable {
     case submitted(payload: JSONValue)
     /// Continue is refused at `step`, with these fields shown invalid (raw names as sent).
     case blocked(step: String, fields: [String])
-    /// The build has no such flow (sut-protocol.md: an older release without the Found flow).
+    /// The build has no such flow at all (an older release): a valid answer, which fails `check`
+    /// because both flows are required today.
     case unavailable
 
     /// Decodes an answer line to the question `expectedId`.
     ///
     /// - Throws: ``AdapterProtocolError`` naming what is wrong (not JSON, wrong version, wrong
-    ///   id, unknown outcome, missing or mistyped member).
+    ///   id, unknown outcome, missing or mistyped member); ``AdapterProtocolError/unsupported(version:)``
+    ///   for `unsupported`, which no version 1 question may get.
     public init(line: String, expectedId: Int) throws(AdapterProtocolError) {
         let value: JSONValue
         do {
@@ -54,11 +56,23 @@ public enum AdapterAnswer: Sendable, Hashable {
             guard object["payload"] == nil else { throw .malformedAnswer("a blocked answer has no \"payload\"") }
             self = .blocked(step: step, fields: names)
         case "unavailable":
-            guard object.keys.allSatisfy(["v", "id", "outcome"].contains) else { throw .malformedAnswer("an unavailable answer has only \"v\", \"id\" and \"outcome\"") }
+            guard object.count == 3 else { throw .malformedAnswer("an unavailable answer has no other key than \"v\", \"id\" and \"outcome\"") }
             self = .unavailable
+        case "unsupported":
+            throw .unsupported(version: 1)
         case let other:
-            throw .malformedAnswer("answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"submitted\", \"blocked\" or \"unavailable\"")
+            throw .malformedAnswer(
+                "answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"submitted\", \"blocked\" or \"unavailable\"")
         }
+    }
+
+    /// Whether `line` is the declaration of an adapter that speaks only version 1, to a question
+    /// of a later version with id `expectedId`: exactly `{"v": 1, "id": ID, "outcome": "unsupported"}`
+    /// (sut-protocol.md: a version is declared, never read from a failure).
+    public static func declaresVersionOneOnly(_ line: String, expectedId: Int) -> Bool {
+        guard case .object(let object)? = try? JSONValue.parse(line), object.count == 3 else { return false }
+        return object["v"] == .number(JSONNumber(1)) && object["id"]?.numberValue?.intValue == expectedId
+            && object["outcome"] == .string("unsupported")
     }
 
     /// The answer the reference model gives.
@@ -72,6 +86,8 @@ public enum AdapterAnswer: Sendable, Hashable {
     /// The answer as an answer line body (with id `id`).
     public func json(id: Int) -> JSONValue {
         switch self {
+        case .unavailable:
+            .object(JSONObject([("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "unavailable")]))
         case .submitted(let payload):
             .object(JSONObject([("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "submitted"), ("payload", payload)]))
         case .blocked(let step, let fields):
@@ -79,8 +95,15 @@ public enum AdapterAnswer: Sendable, Hashable {
                 ("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "blocked"), ("step", .string(step)),
                 ("fields", .array(fields.map { .string($0) })),
             ]))
-        case .unavailable:
-            .object(JSONObject([("v", 1), ("id", .number(JSONNumber(id))), ("outcome", "unavailable")]))
+        }
+    }
+
+    /// The answer's `outcome`: `submitted`, `blocked` or `unavailable`.
+    public var outcomeName: String {
+        switch self {
+        case .submitted: "submitted"
+        case .blocked: "blocked"
+        case .unavailable: "unavailable"
         }
     }
 

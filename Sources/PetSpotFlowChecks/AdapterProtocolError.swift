@@ -21,6 +21,10 @@ public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvert
     case wrongId(expected: Int, actual: Int)
     /// Too many restarts: the adapter is no longer asked.
     case gaveUp(restarts: Int)
+    /// The adapter answered `unsupported` to a question of `version` where that is no
+    /// declaration: to a version 1 question (every adapter speaks version 1), or to a version 2
+    /// question after its first one was answered (the first one declares the version spoken).
+    case unsupported(version: Int)
 
     /// One sentence.
     public var description: String {
@@ -33,6 +37,11 @@ public enum AdapterProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .malformedAnswer(let reason): "malformed answer: \(reason)"
         case .wrongId(let expected, let actual): "the adapter answered id \(actual) to question \(expected)"
         case .gaveUp(let restarts): "the adapter was restarted \(restarts) times; no more questions are sent to it"
+        case .unsupported(let version) where version == 1:
+            "the adapter answered \"unsupported\" to a version 1 question, which every adapter speaks"
+        case .unsupported(let version):
+            "the adapter answered \"unsupported\" to a version \(version) question after it had answered version \(version) "
+                + "questions: the answer to the first one declares the version spoken, once"
         }
     }
 }

@@ -63,10 +63,16 @@ public enum FlowAnswerChecks {
     }
 
     /// The same-as-reference contract: outcome, step, fields (as sets) and payload (value for
-    /// value) equal the reference model's.
-    public static func referenceMismatch(_ exchange: FlowExchange, reference: AdapterAnswer) -> String? {
+    /// value) equal the reference model's. `flow` names the flow an `unavailable` answer lacks.
+    public static func referenceMismatch(_ exchange: FlowExchange, reference: AdapterAnswer, flow: ReportFlowKind) -> String? {
         guard case .success(let answer) = exchange.result else { return nil }
         switch (answer, reference) {
+        case (.unavailable, .unavailable):
+            return nil
+        case (.unavailable, _):
+            return missingFlow(flow) + "; " + flowRequired
+        case (_, .unavailable):
+            return "answered \(answer.outcomeName), but the expected answer is unavailable (a build without the \(flowName(flow)) flow)"
         case (.submitted(let actual), .submitted(let expected)):
             guard actual != expected else { return nil }
             return "payload differs from the reference model's: " + payloadDifferences(actual, expected)
@@ -81,10 +87,23 @@ public enum FlowAnswerChecks {
             return "submitted, but the reference model blocks at step \"\(step)\" on \(fields.sorted())"
         case (.blocked(let step, let fields), .submitted):
             return "blocked at step \"\(step)\" on \(fields.sorted()), but the reference model submits"
-        case (.unavailable, _):
-            return "the app has no \(exchange.question.contains("\"flow\":\"found\"") ? "Found" : "Missing") flow (it answered unavailable): both flows are required"
-        case (_, .unavailable):
-            return nil
+        }
+    }
+
+    /// `the app has no Found flow (it answered unavailable)`: the cause of every `unavailable`
+    /// answer to a question of `flow`.
+    package static func missingFlow(_ flow: ReportFlowKind) -> String {
+        "the app has no \(flowName(flow)) flow (it answered unavailable)"
+    }
+
+    /// Why an `unavailable` answer fails: sut-protocol.md requires both flows of a current build.
+    static let flowRequired = "both flows are required today (a release recorded from an older build keeps the answer as what that build does)"
+
+    /// `Missing` or `Found`, as the app's screens name the flow.
+    static func flowName(_ flow: ReportFlowKind) -> String {
+        switch flow {
+        case .missing: "Missing"
+        case .found: "Found"
         }
     }
 
@@ -166,9 +185,11 @@ extension FlowAnswerChecks {
                 }
             }
         }
-        if let reference, let message = referenceMismatch(exchange, reference: reference), case .success(let answer) = exchange.result {
+        if let reference, let message = referenceMismatch(exchange, reference: reference, flow: flowCase.flow), case .success(let answer) = exchange.result {
+            // The cause of an unavailable answer already says what the app lacks.
+            let explained = answer == .unavailable ? flowRequired : message
             for (fields, kind) in referenceDifferences(answer, reference, flow: flowCase.flow) {
-                found.append((FailureCause(contract: sameAsReferenceContract, fields: fields, kind: kind), message))
+                found.append((FailureCause(contract: sameAsReferenceContract, fields: fields, kind: kind), explained))
             }
         }
         // A date failure names the latest date the rule allowed at the case's clock.
@@ -210,6 +231,13 @@ extension FlowAnswerChecks {
     static func referenceDifferences(_ answer: AdapterAnswer, _ reference: AdapterAnswer, flow: ReportFlowKind) -> [([String], String)] {
         func position(_ step: String) -> Int? { flow.steps.firstIndex { $0.name == step } }
         switch (answer, reference) {
+        case (.unavailable, .unavailable):
+            return []
+        case (.unavailable, _):
+            // One cause for the whole flow, whatever the case: not one failure per case.
+            return [([], missingFlow(flow))]
+        case (_, .unavailable):
+            return [([], "has a \(flowName(flow)) flow the expected answer lacks")]
         case (.submitted(let actual), .submitted(let expected)):
             guard let left = actual.objectValue, let right = expected.objectValue else { return [([], Kind.valueDiffers)] }
             var differences: [([String], String)] = []
@@ -236,8 +264,6 @@ extension FlowAnswerChecks {
             return expectedFields.map { ([$0], Kind.accepted) }
         case (.blocked(_, let fields), .submitted):
             return fields.map { ([$0], Kind.refused) }
-        case (.unavailable, _), (_, .unavailable):
-            return [([], "has no \(flow == .found ? "Found" : "Missing") flow (answers unavailable)")]
         }
     }
 }
@@ -253,6 +279,7 @@ extension AdapterProtocolError {
         case .malformedAnswer: "answered a malformed line"
         case .wrongId: "answered another question's id"
         case .gaveUp: "was given up after restarts"
+        case .unsupported: "answered unsupported to a version it speaks"
         }
     }
 }

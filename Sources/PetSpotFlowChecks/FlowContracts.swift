@@ -160,6 +160,8 @@ public struct FlowContracts: Sendable {
         var causes: [FailureCause: CauseRecord] = [:]
         var hits: [Int] = Array(repeating: 0, count: BoundaryCatalogue.entries.count)
         var firstFailure: Duration?
+        /// The flows the app answered `unavailable` for.
+        var unavailableFlows: Set<ReportFlowKind> = []
     }
 
     private struct BudgetReached: Error, CustomStringConvertible {
@@ -186,7 +188,8 @@ public struct FlowContracts: Sendable {
             causes.append(refusal)
         }
         var reached: [Boundary] = []
-        if case .success = exchange.result { reached = flowCase.reachedBoundaries(outcome: reference) }
+        // An unavailable flow reaches none of its rules.
+        if case .success(let answer) = exchange.result, answer != .unavailable { reached = flowCase.reachedBoundaries(outcome: reference) }
         let evaluation = Evaluation(exchange: exchange, reference: reference, causes: causes, reached: reached)
         cache.withLock { $0[flowCase] = evaluation }
         return evaluation
@@ -238,6 +241,7 @@ public struct FlowContracts: Sendable {
                 let index = state.cases
                 state.cases += 1
                 if evaluation.answered { state.answered += 1 }
+                if case .success(.unavailable) = evaluation.exchange.result { state.unavailableFlows.insert(flowCase.flow) }
                 for boundary in evaluation.reached { state.hits[boundary.index] += 1 }
                 var contracts: Set<String> = []
                 for (cause, _) in evaluation.causes {
@@ -368,11 +372,21 @@ public struct FlowContracts: Sendable {
             coverageFailures.append(ContractFailure(message: problem, seed: seed, replay: replay))
         } else if !unmet.isEmpty {
             let missed = rows.filter { !$0.met }.map { "\($0.field): \($0.detail) (\($0.hits) hits)" }
+            // Entries of fields only flows the app answered unavailable for have: time cannot help.
+            let unreachable = BoundaryCatalogue.entries.filter { boundary in
+                unmet.contains(boundary.label)
+                    && ReportFlowKind.allCases.filter { boundary.field.spec.placement.step(in: $0) != nil }.allSatisfy(explored.unavailableFlows.contains)
+            }
+            let unavailable = explored.unavailableFlows.map(FlowAnswerChecks.flowName).sorted().joined(separator: " and ")
+            let remedy = explored.unavailableFlows.isEmpty
+                ? "Raise --budget, or make the adapter answer faster."
+                : "The \(unavailable) flow's cases reach no rule: the app answered unavailable to them"
+                    + (unreachable.count == unmet.count ? "." : "; for the other entries raise --budget, or make the adapter answer faster.")
             coverageFailures.append(ContractFailure(
                 message: "\(missed.count) boundary value(s) of the catalogue reached their rule too rarely (\(verdict); "
                     + "each must reach it in \(ContractReport.percent(percent))% of cases): "
                     + missed.prefix(12).joined(separator: "; ") + (missed.count > 12 ? "; ..." : "")
-                    + ". Raise --budget, or make the adapter answer faster.",
+                    + ". " + remedy,
                 seed: seed, replay: replay))
         }
         recorder.record(

@@ -185,7 +185,7 @@ package struct ReleaseRecorder: Sendable {
             let network = SubmissionNetwork(baseURL: proxyURL, requestTimeout: requestTimeout, photoPath: photoPath)
             let (_, turn) = app.submit(flowCase, over: network)
             switch turn.answer {
-            case .success(.unsupported) where index == 0:
+            case .failure(.unsupported(version: 2)) where index == 0:
                 return (1, [])
             case .success(.blocked(let step, _)):
                 throw .adapter(

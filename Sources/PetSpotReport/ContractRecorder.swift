@@ -175,6 +175,11 @@ public final class ContractRecorder: Sendable {
         recording.withLock { $0.notes.append(text) }
     }
 
+    /// Adds a remark before every other: what a reader must not miss (what the run did not check).
+    package func leadingNote(_ text: String) {
+        recording.withLock { $0.notes.insert(text, at: 0) }
+    }
+
     /// The report of everything recorded, redacted with every secret learnt and made safe to
     /// print (``ContractReport/sanitized(by:)``).
     public func report(

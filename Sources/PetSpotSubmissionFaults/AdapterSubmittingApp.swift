@@ -30,10 +30,14 @@ package struct AdapterSubmittingApp: SubmittingApp {
 
     package func cancel(report: Int) -> AppTurn { ask { SubmissionQuestion.cancel(id: $0, report: report) } }
 
+    /// Asks `question`; an adapter that speaks only version 1 answers it `unsupported`
+    /// (``AdapterProtocolError/unsupported(version:)``: its declaration on the first submission
+    /// question, a protocol failure after that).
     private func ask(_ question: (Int) -> JSONValue) -> AppTurn {
         let asked = oracle.askSubmission(question) { line, id throws(AdapterProtocolError) in
-            try SubmissionAnswer(line: line, expectedId: id)
+            if AdapterAnswer.declaresVersionOneOnly(line, expectedId: id) { throw .unsupported(version: 2) }
+            return try SubmissionAnswer(line: line, expectedId: id)
         }
-        return AppTurn(question: asked.question, answerLine: asked.answerLine, answer: asked.answer)
+        return AppTurn(question: asked.question, answerLine: asked.answerLine, answer: asked.answer, standardError: asked.standardError)
     }
 }

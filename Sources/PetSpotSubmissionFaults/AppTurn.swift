@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotConcurrency
 import PetSpotFlowChecks
 import PetSpotFlowGenerators
@@ -13,4 +14,6 @@ package struct AppTurn: Sendable {
     package var answerLine: String?
     /// The answer, or why there is none.
     package var answer: Result<SubmissionAnswer, AdapterProtocolError>
+    /// When there is no answer: what the adapter wrote on standard error while it was asked.
+    package var standardError = StandardErrorExcerpt()
 }

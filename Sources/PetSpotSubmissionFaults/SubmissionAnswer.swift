@@ -15,22 +15,14 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
     case alert(message: String)
     /// After `cancel`: the alert is gone, the inputs kept.
     case cancelled
-    /// The build has no such flow.
+    /// The build has no such flow (as in version 1): nothing was sent.
     case unavailable
-    /// The adapter speaks only version 1 and says so (sut-protocol.md: a version is declared).
-    case unsupported
 
     /// Decodes an answer line to the question `expectedId`.
     /// - Throws: ``AdapterProtocolError`` naming what is wrong with it.
     package init(line: String, expectedId: Int) throws(AdapterProtocolError) {
         guard case .object(let object)? = try? JSONValue.parse(line) else {
             throw .malformedAnswer("answer is not a JSON object: \(AdapterAnswer.excerpt(line))")
-        }
-        if object["outcome"] == "unsupported", object["v"] == .number(JSONNumber(1)), let id = object["id"]?.numberValue?.intValue {
-            guard id == expectedId else { throw .wrongId(expected: expectedId, actual: id) }
-            guard object.count == 3 else { throw .malformedAnswer("an unsupported answer has only \"v\", \"id\" and \"outcome\"") }
-            self = .unsupported
-            return
         }
         guard object["v"] == .number(JSONNumber(2)) else {
             throw .malformedAnswer("answer's \"v\" is \(object["v"]?.serialized() ?? "missing"), expected 2 (protocol version 2)")
@@ -67,7 +59,8 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
             self = .unavailable
         case let other:
             throw .malformedAnswer(
-                "answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"blocked\", \"submitted\", \"alert\" or \"cancelled\"")
+                "answer's \"outcome\" is \(other.map { "\"\($0)\"" } ?? "missing"), expected \"blocked\", \"submitted\", \"alert\", "
+                    + "\"cancelled\" or \"unavailable\"")
         }
     }
 
@@ -78,8 +71,7 @@ package enum SubmissionAnswer: Sendable, Hashable, CustomStringConvertible {
         case .submitted: "the app leaves the flow (the summary shows the password)"
         case .alert(let message): "the alert \"\(message)\""
         case .cancelled: "the alert closes, the screen stays"
-        case .unavailable: "the app has no such flow"
-        case .unsupported: "the adapter speaks protocol version 1 only"
+        case .unavailable: "the app has no such flow (it answered unavailable)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PetSpotAdapterDriving
 import PetSpotConcurrency
 import PetSpotContractGroups
 import PetSpotFlowChecks
@@ -7,6 +8,7 @@ import PetSpotMockBackend
 import PetSpotModel
 import PetSpotPropertyEngine
 import PetSpotReport
+import PetSpotRuntime
 
 /// The exploring and shrinking of ``SubmissionFaultContracts``, on a thread that may block.
 struct SubmissionFaultCheck: Sendable {
@@ -38,8 +40,18 @@ struct SubmissionFaultCheck: Sendable {
         let description: String
     }
 
-    private struct Declined: Error, CustomStringConvertible {
-        var description: String { "the adapter does not speak protocol version 2" }
+    /// How an adapter answered the run's first submission question when that was no version 2
+    /// answer. A version is declared, never read from a failure (sut-protocol.md).
+    private enum Declaration: Sendable {
+        /// `{"v": 1, "id": N, "outcome": "unsupported"}`: the adapter speaks only version 1.
+        case versionOneOnly(ScenarioRun)
+        /// Anything else (a crash, an exit, a line that is no answer, a time-out): the adapter failed.
+        case failed(ScenarioRun, AdapterProtocolError)
+    }
+
+    /// Ends the exploring when the first submission question got no version 2 answer.
+    private struct NoVersion2Answer: Error, CustomStringConvertible {
+        var description: String { "the first submission question got no version 2 answer" }
     }
 
     /// What exploring found.
@@ -51,7 +63,7 @@ struct SubmissionFaultCheck: Sendable {
         var deviations: [SubmissionProperty: Int] = [:]
         var specBreaks: [SubmissionProperty: Int] = [:]
         var protocolFailures: [(scenario: SubmissionScenario, run: ScenarioRun)] = []
-        var declined: ScenarioRun?
+        var declaration: Declaration?
     }
 
     func run(recorder: ContractRecorder, contracts: [String]) {
@@ -99,12 +111,10 @@ struct SubmissionFaultCheck: Sendable {
         _ = Property("submission under faults", generator) { scenario in
             if stopSignal?.isStopped == true { return true }
             let app = appRun(scenario)
-            if let failure = app.protocolError {
-                let first = state.withLock { $0.scenarios == 0 }
-                if first && failure.turn == 0 && !appIsReference {
-                    state.withLock { $0.declined = app }
-                    throw Declined()
-                }
+            // The first submission question declares the version: only a version 2 answer goes on.
+            if !appIsReference, case .failure(let error)? = app.turns.first?.turn.answer, state.withLock({ $0.scenarios == 0 }) {
+                state.withLock { $0.declaration = error == .unsupported(version: 2) ? .versionOneOnly(app) : .failed(app, error) }
+                throw NoVersion2Answer()
             }
             let evaluation = evaluate(scenario)
             state.withLock { state in
@@ -124,15 +134,8 @@ struct SubmissionFaultCheck: Sendable {
         let explored = state.withLock { $0 }
         let seconds = FlowContracts.seconds(since: start)
 
-        if let declined = explored.declined {
-            let answer = declined.turns.first.map { turn -> String in
-                if case .failure(let error) = turn.turn.answer { return error.description }
-                return "?"
-            } ?? "none"
-            recorder.note(
-                "the adapter does not speak protocol version 2 (its answer to the first submission question: \(answer)): the app's "
-                    + "own submission was not checked; docs/ADAPTERS.md shows how to add it")
-            for contract in contracts { recorder.skip(group: group, contract: contract, reason: "the adapter speaks only protocol version 1") }
+        if let declaration = explored.declaration {
+            record(declaration, recorder: recorder, contracts: contracts)
             return
         }
 
@@ -208,6 +211,63 @@ struct SubmissionFaultCheck: Sendable {
                 + (tally.isEmpty ? "none" : tally.joined(separator: ", ")) + "; request time-out \(ContractReport.plainNumber(settings.requestTimeout)) s; "
                 + "\(findings.count) finding(s) against the specification"
                 + (disturbed.withLock { $0 } == 0 ? "" : "; \(disturbed.withLock { $0 }) run(s) repeated because the machine delayed a healthy answer past the app's time-out"))
+    }
+
+    /// The note a run without the app's submission carries at the top of its report.
+    static let versionOneOnlyNote = "the app's own submission was not checked: the adapter declares protocol version 1 only"
+
+    /// Records the group's verdict when the first submission question got no version 2 answer:
+    /// a declared version 1 is a note and skipped contracts (a failure with
+    /// `--require-submission`); anything else fails the protocol contract, naming what happened.
+    private func record(_ declaration: Declaration, recorder: ContractRecorder, contracts: [String]) {
+        let protocolContract = SubmissionFaultContracts.protocolContract
+        let run: ScenarioRun
+        let failure: ContractFailure?
+        let skipReason: String
+        switch declaration {
+        case .versionOneOnly(let declared):
+            run = declared
+            recorder.leadingNote(
+                Self.versionOneOnlyNote + " (it answered \"unsupported\" to the first submission question); "
+                    + (settings.requiresVersion2
+                        ? "--require-submission makes that a failure"
+                        : "docs/ADAPTERS.md, section 4, shows how to add version 2, and --require-submission makes this a failure"))
+            skipReason = "the adapter declares protocol version 1 only"
+            failure = settings.requiresVersion2
+                ? ContractFailure(
+                    message: "the adapter declares protocol version 1 only (it answered \"unsupported\" to the first submission question), "
+                        + "and --require-submission requires version 2: the app's own submission was not checked",
+                    seed: seed, replay: replay)
+                : nil
+        case .failed(let failed, let error):
+            run = failed
+            skipReason = "not checked: the adapter failed its first submission question"
+            failure = ContractFailure(message: Self.firstQuestionFailure(error, standardError: failed.turns[0].turn.standardError), seed: seed, replay: replay)
+        }
+        guard var failure else {
+            for contract in contracts { recorder.skip(group: group, contract: contract, reason: skipReason) }
+            return
+        }
+        let turn = run.turns[0].turn
+        failure.request = turn.question.map { ReportedRequest(method: "QUESTION", path: "adapter stdin", body: $0) }
+        failure.actual = turn.answerLine
+        failure.steps = run.steps(redactor: redactor)
+        recorder.record(group: group, contract: protocolContract, casesRun: 1, casesFailed: 1, failures: [failure])
+        for contract in contracts where contract != protocolContract { recorder.skip(group: group, contract: contract, reason: skipReason) }
+    }
+
+    /// What an adapter did with the run's first submission question, when it failed it: `the
+    /// adapter crashed (exit 70) on its first submission question: <its standard error>`.
+    static func firstQuestionFailure(_ error: AdapterProtocolError, standardError: StandardErrorExcerpt) -> String {
+        let what = switch error {
+        case .crashed(let signal): "the adapter crashed (\(SignalTrap.name(signal))) on its first submission question"
+        case .exited(let status?) where status != 0: "the adapter crashed (exit \(status)) on its first submission question"
+        case .exited(let status): "the adapter exited\(status.map { " (exit \($0))" } ?? "") on its first submission question"
+        default: "the adapter failed its first submission question (\(error.description))"
+        }
+        return what + (standardError.isEmpty ? ", writing nothing on standard error" : ": " + standardError.joined)
+            + ". A version is declared, never read from a failure: an adapter that speaks only version 1 answers every version 2 "
+            + "question {\"v\": 1, \"id\": N, \"outcome\": \"unsupported\"}"
     }
 
     /// The most replays a finding against the specification is shrunk with (and `--shrink-seconds`

@@ -23,8 +23,11 @@ import PetSpotRuntime
 /// finding with its shrunk scenario and never as the app's failure, so an app that follows the
 /// specification passes.
 ///
-/// An adapter that speaks only version 1 answers the first submission question wrongly: the
-/// group says so once and checks nothing more.
+/// The first submission question declares the adapter's version: a version 2 answer goes on;
+/// `{"v": 1, "id": N, "outcome": "unsupported"}` (the adapter speaks only version 1) makes the
+/// group say so in a note at the top of the report and skip its contracts (or, with
+/// `--require-submission`, fail); anything else (a crash, an exit, a time-out, a line that is no
+/// answer) fails the protocol contract, naming what happened.
 package struct SubmissionFaultContracts: BackendContractGroup {
     package let name = "submission under faults"
     package let surfaces: Set<MockDefect.Surface> = []

@@ -104,7 +104,9 @@ struct AdapterDrivingTests {
         #expect(result.status == 0, "\(result.out)")
     }
 
-    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "garbage", "wrong-id", "wrong-v"])
+    /// After valid answers (a banner, garbage or another "v" before the first valid answer is a
+    /// setup error: AdapterDeclarationTests).
+    @Test("each broken protocol fails with exit 1 and the protocol contract named", arguments: ["crash-on-id 5", "wrong-id"])
     func brokenProtocol(mode: String) async throws {
         let result = try await checkAdapter("--break \(mode)")
         #expect(result.status == 1)

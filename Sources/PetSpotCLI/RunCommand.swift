@@ -328,7 +328,7 @@ struct RunCommand: RunnerCommand {
     static func unreachable(_ baseURL: URL, _ error: TransportError) -> RunnerError {
         .unreachable(
             "cannot reach \(baseURL.absoluteString): \(error.description) (the run's first request, POST /api/v1/announcements {}, "
-                + "got no answer; nothing was created)")
+                + "got no answer it could read; nothing was created)")
     }
 
     /// Checks `token` (given with `source`) with one delete of an unknown id before the first

@@ -31,10 +31,10 @@ package enum AdminTokenCheck {
         case .success(let response) where response.status == 401: return .refused
         case .success(let response): return .unexpected(meaning(ofStatus: response.status, tokenBytes: tokenBytes))
         case .failure(.timedOut):
-            return .unexpected("no answer within --timeout: the server does not answer a delete with this token, so the run could not delete what it creates")
-        case .failure(.noConnection(let detail)):
+            return .unexpected("it timed out (--timeout): the server does not answer a delete with this token, so the run could not delete what it creates")
+        case .failure(let error):
             return .unexpected(
-                "no answer (\(detail)): the server answered the run's first request but not this one; a server that drops the "
+                "\(error.description); the server answered the run's first request but not this one: a server that drops the "
                     + "connection on a header it cannot take does this (the token is \(tokenBytes) bytes)")
         }
     }

@@ -17,6 +17,10 @@ package struct DerivedCreateContracts: BackendContractGroup {
     /// One contract per captured case: the catalogs, not the planted defects, say what each expects.
     package let plantedDefectsCoverEveryContract = false
 
+    /// Every body is one the schema refuses, so a backend that keeps the contract creates nothing
+    /// (one that wrongly accepts a case fails it, and what it created is listed as a leftover).
+    package let createsAnnouncements = false
+
     package func contracts(in session: ContractSession) -> [String] { SchemaDerivedCases.Category.allCases.map(\.contractName) }
 
     package func check(_ backend: GroupBackend) async throws(GroupStop) {

@@ -8,6 +8,8 @@ import PetSpotModel
 package struct HealthContracts: BackendContractGroup {
     package let name = "health"
     package let surfaces: Set<MockDefect.Surface> = []
+    /// It only reads.
+    package let createsAnnouncements = false
 
     /// The group.
     package init() {}

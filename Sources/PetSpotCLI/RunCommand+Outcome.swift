@@ -17,8 +17,9 @@ extension RunCommand {
     /// redirect the transport saw, dropped URL credentials, the interruption if any, the deadline
     /// if it passed (a failed contract: the run did not check what it was asked to), and the
     /// coverage contract, which fails when fewer than half of the contracts were checked (passed
-    /// or failed rather than skipped), so that a run whose request budget skipped most contracts
-    /// is not "OK".
+    /// or failed rather than skipped), so that a run whose request budget skipped most contracts,
+    /// or that had no admin token to delete with (its groups that create are skipped, and they
+    /// count), is not "OK".
     func recordRunOutcome(
         _ recorder: ContractRecorder, transport: BudgetedTransport, base: any AnnouncementTransport, interruption: RunInterruption,
         replay: String, deadline: RunDeadline? = nil
@@ -52,7 +53,11 @@ extension RunCommand {
             return
         }
         let why: String
-        if let reason = transport.stopReason {
+        if adminToken == nil && !allowsLeftovers {
+            why = "no admin token: the groups that create announcements were skipped, as nothing they create could be deleted; "
+                + "give the server's admin token (--admin-token or \(CurlReproduction.adminTokenVariable)) for full coverage, "
+                + "or --allow-leftovers to create and list what is left"
+        } else if let reason = transport.stopReason {
             why = reason
         } else if transport.budgetRefused {
             why = "the request budget (--max-requests \(transport.limit)) was reached; raise it"

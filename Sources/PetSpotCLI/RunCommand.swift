@@ -67,6 +67,13 @@ struct RunCommand: RunnerCommand {
             guard let token = context.environment[variable], !token.isEmpty else { return nil }
             return AdminToken(value: try checkedToken(token, from: "the \(variable) environment variable", context), fromCommandLine: false)
         }, words: { $0?.fromCommandLine == true ? "--admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : nil })
+    /// `--allow-leftovers`: without an admin token the groups that create announcements are
+    /// skipped (nothing they create could be deleted); with this flag they run, and what they
+    /// create stays on the target, listed in the report. Nothing changes with a token.
+    static let allowLeftovers = Option.flag(
+        "--allow-leftovers",
+        help: "Without an admin token, run the groups that create announcements anyway: what they create stays on the target, listed in the report.",
+        replay: .whenGiven)
     static let concurrency = Option.int("--concurrency", value: "K", default: 4, in: 1...64, help: "Requests in flight at most.")
     static let maxRequests = Option.int(
         "--max-requests", value: "M", default: 2000, in: 1...10_000_000, help: "Request budget of the run (cleanup deletes excepted).")
@@ -92,14 +99,18 @@ struct RunCommand: RunnerCommand {
             Staging-safe: at most --max-requests requests (cleanup deletes excepted) and --concurrency at once, each \
             with a --timeout; every microchip number is unique to the run (a random 9-digit prefix and a counter); \
             with an admin token (--admin-token or the PETSPOT_ADMIN_TOKEN environment variable) everything created is \
-            deleted at the end, otherwise the report lists what was left. Passwords and tokens are never printed; \
+            deleted at the end. Without one, nothing created could be deleted: the run says so before its first request \
+            and skips the groups that create announcements (so it fails its "run coverage" contract), unless \
+            --allow-leftovers, which runs them and lists what is left. Passwords and tokens are never printed; \
             each failing request comes with a curl line that reads them from $PETSPOT_ADMIN_TOKEN and \
             $PETSPOT_MANAGEMENT_PASSWORD. Against `petspot-contracts mock` the admin token is petspot-admin-token. \
             One request before the first contract (POST /api/v1/announcements with {}, which creates nothing) tells, \
             without --profile, the profile: strict when the answer is worded as the project's strict mock words it (the \
-            mock's default), production otherwise; the first line says which, and the replay line keeps it. A 404 to it \
-            (a base URL with a wrong path) and, with an admin token, a 401 to a delete of an unknown id with the token are \
-            configuration errors (exit 2), before anything is created. \
+            mock's default), production otherwise; the line that starts the run says which, and the replay line keeps it. \
+            No answer to it is an unreachable target (exit 3); a 404 to it (a base URL with a wrong path) is a configuration \
+            error (exit 2). With an admin token, a delete of an unknown id with the token follows: any answer but 404 (401: \
+            the token is not the server's; 431: too long for its headers; ...), or none, is a configuration error (exit 2), \
+            before anything is created. \
             Redirects: one to another origin is never followed (no credential leaves the target), a same-origin one \
             only for GET; the contract sees a redirect not followed as its answer, and the report notes every redirect. \
             Answers longer than --max-response-bytes fail their contract (answers are never decompressed); a failure \
@@ -108,10 +119,13 @@ struct RunCommand: RunnerCommand {
             stops (the breaker), its other contracts skipped. \
             SIGINT/SIGTERM: no new case starts, cleanup runs, the report so far is printed and written, exit 130/143 \
             (a second signal exits at once, after printing the ids not yet deleted and writing them to --report-json). \
-            A run that checks fewer than half of its contracts (a small --max-requests) fails its "run coverage" \
-            contract: exit 1.
+            A run that checks fewer than half of its contracts (a small --max-requests, no admin token) fails its \
+            "run coverage" contract: exit 1.
             """,
-        options: [baseURL, CommonOptions.seed, cases, profile, adminToken, concurrency, maxRequests, timeout, deadline, maxTimeouts, maxResponseBytes]
+        options: [
+            baseURL, CommonOptions.seed, cases, profile, adminToken, allowLeftovers, concurrency, maxRequests, timeout, deadline, maxTimeouts,
+            maxResponseBytes,
+        ]
             + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
             "petspot-contracts run --base-url http://127.0.0.1:8080 --profile strict --admin-token petspot-admin-token",
@@ -124,6 +138,8 @@ struct RunCommand: RunnerCommand {
     let adminToken: String?
     /// Whether the admin token came from `--admin-token` (not from `PETSPOT_ADMIN_TOKEN`).
     let adminTokenFromCommandLine: Bool
+    /// Without an admin token, whether the groups that create run anyway (`--allow-leftovers`).
+    let allowsLeftovers: Bool
     /// The profile given with `--profile`, or `nil`: detected when the run starts.
     let profile: BackendProfile?
     let concurrency: Int
@@ -157,6 +173,7 @@ struct RunCommand: RunnerCommand {
         let token = options[Self.adminToken]
         adminToken = token?.value
         adminTokenFromCommandLine = token?.fromCommandLine ?? false
+        allowsLeftovers = options[Self.allowLeftovers]
         profile = options[Self.profile]
         concurrency = options[Self.concurrency]
         maxRequests = options[Self.maxRequests]
@@ -202,46 +219,53 @@ struct RunCommand: RunnerCommand {
     }
 
     /// Runs every contract through `transport` (tests pass an in-process or deliberately broken
-    /// one), until `deadline` (by default `--deadline` from now; tests may end it themselves).
+    /// one), until `deadline` (by default `--deadline` from now; tests may end it themselves), with
+    /// a progress line on the real clock or on `progressClock` (tests).
     func execute(
         transport base: any AnnouncementTransport, output: RunnerOutput, interruption: RunInterruption = RunInterruption(),
-        deadline given: RunDeadline? = nil
+        deadline given: RunDeadline? = nil, progressClock: ProgressLine.Elapsed? = nil
     ) async throws -> RunnerExitCode {
         let startedAt = Date()
         let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
         let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
+        // Before the first request: what a run without an admin token leaves out, or leaves behind.
+        if adminToken == nil, !outputs.quiet {
+            for line in try withoutAdminTokenLines(transport) { output.line(line) }
+        }
         let deadline = given ?? RunDeadline(seconds: deadlineSeconds)
         deadline.start(stopping: transport, output: output)
         defer { deadline.cancel() }
-        // The probe: no API under the base URL is a setup mistake; the profile is given, or told
-        // by the probe's answer (and then written into the replay line, so that a replay expects
-        // the same).
+        // The probe: no answer is an unreachable target, no API under the base URL a setup
+        // mistake; the profile is given, or told by the probe's answer (and then written into
+        // the replay line, so that a replay expects the same).
         var profileLine = "given with --profile"
         let profile: BackendProfile
         var replayCommand = self.replayCommand
         let probe = await Self.sendProfileProbe(transport)
-        if let noAPI = Self.noCreateRoute(probe, baseURL: baseURL) { throw noAPI }
+        if case .failure(let error)? = probe { throw Self.unreachable(baseURL, error) }
+        let probeAnswer = try? probe?.get()
+        if let noAPI = Self.noCreateRoute(probeAnswer, baseURL: baseURL) { throw noAPI }
         if let given = self.profile {
             profile = given
         } else {
-            (profile, profileLine) = Self.detectProfile(from: probe)
+            (profile, profileLine) = Self.detectProfile(from: probeAnswer)
             replayCommand += " --profile \(profile.rawValue)"
         }
         if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
-        // A token the server refuses is a setup mistake, not a backend defect: said before anything
-        // is created, rather than as failed delete contracts and leftovers.
-        if let adminToken,
-            let refused = await Self.refusedAdminToken(
+        // A token the server refuses, or answers otherwise than documented, is a setup mistake,
+        // not a backend defect: said before anything is created, rather than as failed delete
+        // contracts and leftovers.
+        if let adminToken {
+            try await Self.checkAdminToken(
                 adminToken, from: adminTokenFromCommandLine ? "--admin-token" : CurlReproduction.adminTokenVariable, transport)
-        {
-            throw refused
         }
-        let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress)
+        let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress, elapsed: progressClock)
+        defer { progress.finish() }
         let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
             .running(
                 against: transport, name: baseURL.absoluteString, profile: profile, adminToken: adminToken, concurrency: concurrency,
-                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
+                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts, createsWithoutAdminToken: allowsLeftovers)
         // A second signal exits at once: it first lists what is not deleted, on standard error and
         // in the JSON report.
         let exitReport = SignalTrap.shared.register(.cleanup { [self] in
@@ -262,26 +286,91 @@ struct RunCommand: RunnerCommand {
         return interruption.exitCode ?? report.exitCode
     }
 
-    /// The configuration error for a `token` (given with `source`) the target refuses, told by one
-    /// delete of an unknown id with it before the first contract (nothing to delete, so nothing
-    /// changes): `401` means the token is not the server's (backend-contract.md checks the token
-    /// before the id); `nil` for any other answer (`404` is the token accepted; the contracts
-    /// judge the rest) or none.
-    static func refusedAdminToken(_ token: String, from source: String, _ transport: BudgetedTransport) async -> RunnerError? {
-        let request = BackendTarget.adminDeleteRequest(AnnouncementPath(uuid: UUID()), authorization: token)
-        guard let answer = try? await transport.send(request), answer.status == 401 else { return nil }
-        return .configuration(
-            "the admin token (\(source)) was refused: DELETE \(request.path) with it answered \(summary(of: answer, messageBytes: 120)). "
-                + "Give the server's admin token (the mock's is \(MockBackend.defaultAdminToken) unless its --admin-token says "
-                + "otherwise), or none to run without deleting; nothing was created", command: "run")
+    /// The groups of a run that create announcements, in registry order, and the other groups
+    /// that apply (read from a session against `transport` that sends nothing).
+    func groupsByCreation(_ transport: BudgetedTransport) throws(RunnerError) -> (creating: [String], other: [String]) {
+        let (session, _) = try SessionBuilder(recorder: ContractRecorder(), seed: seed, replay: replayCommand, cases: cases)
+            .running(against: transport, name: baseURL.absoluteString, profile: profile ?? .production, adminToken: nil, concurrency: concurrency, baseURL: baseURL)
+        var creating: [String] = [], other: [String] = []
+        for group in ContractRegistry.groups where group.applies(to: session) {
+            if let backendGroup = group as? any BackendContractGroup, backendGroup.createsAnnouncements {
+                creating.append(group.name)
+            } else {
+                other.append(group.name)
+            }
+        }
+        return (creating, other)
+    }
+
+    /// What a run without an admin token says before its first request: which groups it skips
+    /// and why, and how to get full coverage; or, with `--allow-leftovers`, that what it creates
+    /// stays on the target.
+    func withoutAdminTokenLines(_ transport: BudgetedTransport) throws(RunnerError) -> [String] {
+        let token = "--admin-token or \(CurlReproduction.adminTokenVariable)"
+        if allowsLeftovers {
+            return [
+                "petspot-contracts run: no admin token (\(token)) and --allow-leftovers: every announcement the run creates stays on the "
+                    + "target, listed in the report with its microchip number (delete it by hand); the contracts that need the token are skipped"
+            ]
+        }
+        let groups = try groupsByCreation(transport)
+        return [
+            "petspot-contracts run: no admin token (\(token)): nothing the run creates could be deleted, so it creates nothing: "
+                + "\(groups.creating.count) groups that create announcements are skipped (\(groups.creating.joined(separator: ", "))); "
+                + "only \(groups.other.joined(separator: ", ")) run",
+            "petspot-contracts run: for full coverage give the server's admin token (everything created is deleted at the end), or "
+                + "--allow-leftovers to create without it and list what is left; a run that checks fewer than half of its contracts fails",
+        ]
+    }
+
+    /// The error for a target that did not answer the run's first request (the profile probe):
+    /// unreachable (exit 3), before anything is claimed about it.
+    static func unreachable(_ baseURL: URL, _ error: TransportError) -> RunnerError {
+        .unreachable(
+            "cannot reach \(baseURL.absoluteString): \(error.description) (the run's first request, POST /api/v1/announcements {}, "
+                + "got no answer it could read; nothing was created)")
+    }
+
+    /// Checks `token` (given with `source`) with one delete of an unknown id before the first
+    /// contract (nothing to delete, so nothing changes; ``AdminTokenCheck``).
+    /// - Throws: a configuration error for a 401 (the token is not the server's), for any other
+    ///   answer but 404, and for none; nothing is created before it.
+    static func checkAdminToken(_ token: String, from source: String, _ transport: BudgetedTransport) async throws(RunnerError) {
+        let request = AdminTokenCheck.request(token: token)
+        let answer: Result<TransportResponse, TransportError>
+        do {
+            answer = try await transport.sendCharged(request)
+        } catch {
+            // The run was stopped (a signal, the deadline): its groups are refused and say so.
+            if error.reason != nil { return }
+            throw .configuration(
+                "the request budget (--max-requests \(transport.limit)) leaves no request for the admin token's check "
+                    + "(a delete of an unknown id with it, before anything is created): raise it", command: "run")
+        }
+        let said = (try? answer.get()).map { "answered \(summary(of: $0, messageBytes: 120))" } ?? "got no answer"
+        switch AdminTokenCheck.outcome(of: answer, tokenBytes: token.utf8.count) {
+        case .accepted:
+            return
+        case .refused:
+            throw .configuration(
+                "the admin token (\(source)) was refused: DELETE \(request.path) with it \(said). "
+                    + "Give the server's admin token (the mock's is \(MockBackend.defaultAdminToken) unless its --admin-token says "
+                    + "otherwise), or none to run without deleting; nothing was created", command: "run")
+        case .unexpected(let meaning):
+            throw .configuration(
+                "the admin token (\(source)) could not be checked: DELETE \(request.path) with it \(said): \(meaning). "
+                    + "backend-contract.md answers 404 to a delete of an unknown id with the server's token; the run deletes what it "
+                    + "creates this way, so it stops here; nothing was created", command: "run")
+        }
     }
 
     /// An error answer in one line: its status, its envelope's code and its message (sanitized,
-    /// cut after `messageBytes`), e.g. `400 MISSING_VALUE "species is required"`.
+    /// cut after `messageBytes`), each when present, e.g. `400 MISSING_VALUE "species is required"`.
     static func summary(of answer: TransportResponse, messageBytes: Int = 80) -> String {
         let error = (try? JSONValue.parse(answer.body))?["error"]
+        let code = DisplayText.sanitized(error?["code"]?.stringValue ?? "", maxBytes: 60)
         let message = DisplayText.sanitized(error?["message"]?.stringValue ?? "", maxBytes: messageBytes)
-        return "\(answer.status) \(error?["code"]?.stringValue ?? "") \"\(message)\""
+        return "\(answer.status)" + (code.isEmpty ? "" : " \(code)") + (message.isEmpty ? "" : " \"\(message)\"")
     }
 
     /// The body of the profile probe: an empty object, which every profile refuses (nothing is
@@ -292,22 +381,19 @@ struct RunCommand: RunnerCommand {
     /// Sends the profile probe: one create request with an empty object (``profileProbeBody``),
     /// before the first contract and whatever `--profile` says. It creates nothing; its answer
     /// tells the profile (``detectProfile(from:)``) and whether the base URL leads to the API.
-    static func sendProfileProbe(_ transport: BudgetedTransport) async -> Result<TransportResponse, TransportError> {
+    /// - Returns: the answer, or why there is none; `nil` when the run was stopped before it.
+    static func sendProfileProbe(_ transport: BudgetedTransport) async -> Result<TransportResponse, TransportError>? {
         let request = TransportRequest(
             method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json"), ("Accept", "application/json")],
             body: Data(profileProbeBody.utf8))
-        do {
-            return .success(try await transport.send(request))
-        } catch {
-            return .failure(error)
-        }
+        return try? await transport.sendCharged(request)
     }
 
     /// The configuration error for a probe answered 404: no create route under the base URL, so
     /// every contract would fail for a reason that is the command line's, not the backend's;
     /// `nil` for any other answer, or none.
-    static func noCreateRoute(_ probe: Result<TransportResponse, TransportError>, baseURL: URL) -> RunnerError? {
-        guard case .success(let answer) = probe, answer.status == 404 else { return nil }
+    static func noCreateRoute(_ probe: TransportResponse?, baseURL: URL) -> RunnerError? {
+        guard let answer = probe, answer.status == 404 else { return nil }
         let path = baseURL.path
         let after = path.isEmpty || path == "/" ? "" : ", after its path \(path)"
         return .configuration(
@@ -319,13 +405,10 @@ struct RunCommand: RunnerCommand {
     /// The target's profile, told by the probe's answer (``sendProfileProbe(_:)``), and the line
     /// that says how it was told: strict when the answer is worded as the project's strict mock
     /// words it, production otherwise (a real backend, the mock's production profile, or an answer
-    /// that says neither).
-    static func detectProfile(from probe: Result<TransportResponse, TransportError>) -> (BackendProfile, String) {
-        let answer: TransportResponse
-        switch probe {
-        case .success(let received): answer = received
-        case .failure(let error):
-            return (.production, "detected: no answer to the probe POST /api/v1/announcements {} (\(error.description)), so production; pass --profile to choose")
+    /// that says neither). A probe not sent (the run stopped first) tells nothing, and says so.
+    static func detectProfile(from probe: TransportResponse?) -> (BackendProfile, String) {
+        guard let answer = probe else {
+            return (.production, "not detected: the run was stopped before its first request; pass --profile to choose")
         }
         let message = (try? JSONValue.parse(answer.body))?["error"]?["message"]?.stringValue ?? ""
         let said = summary(of: answer)

@@ -32,6 +32,9 @@ import PetSpotRuntime
 ///   group, not one per request;
 /// - an id a target answered reaches a path only as a single path segment (``AnnouncementPath``,
 ///   ``GroupBackend/create(_:)``, ``GroupBackend/path(of:answeredIn:by:failing:)``);
+/// - a group that creates announcements (``createsAnnouncements``) sends nothing when the target
+///   could not delete them (no admin token, and the run not asked to leave them): its contracts
+///   are skipped with the reason;
 /// - microchip numbers are unique to the run (``GroupBackend/microchip()``);
 /// - every announcement a create made is remembered from its answer, and every one a delete
 ///   removed, so cleanup deletes exactly what is left, whichever request created it;
@@ -44,6 +47,12 @@ package protocol BackendContractGroup: ContractGroup {
     /// planted-defect tests require it); `false` for the groups whose contracts are the captured
     /// catalogs' cases, one contract per case.
     var plantedDefectsCoverEveryContract: Bool { get }
+    /// Whether the group creates announcements (on purpose: its setup or the reports it submits),
+    /// which only the admin token can delete. Without the token such a group is skipped unless
+    /// the run was asked to leave what it creates (``BackendTarget/createsWithoutAdminToken``).
+    /// `true` unless a group says otherwise: a group that is not sure it creates nothing is one
+    /// that creates.
+    var createsAnnouncements: Bool { get }
     /// Every contract of the group, in report order, declared before any case runs.
     func contracts(in session: ContractSession) -> [String]
     /// Checks the group's contracts through `backend`.
@@ -55,14 +64,24 @@ extension BackendContractGroup {
     /// Applies whenever the session has a backend.
     package func applies(to session: ContractSession) -> Bool { session.backend != nil }
 
+    /// By default, a group creates announcements.
+    package var createsAnnouncements: Bool { true }
+
     /// By default, every contract of a group with surfaces is failed by a planted defect.
     package var plantedDefectsCoverEveryContract: Bool { !surfaces.isEmpty }
 
     /// Declares the contracts, runs ``check(_:)-(GroupBackend)``, and skips the contracts no case
-    /// reached when the budget ended the group.
+    /// reached when the budget ended the group. A group that creates announcements the target
+    /// could not delete (``BackendTarget/createRefusal``) sends nothing: each of its contracts is
+    /// skipped with the reason.
     package func check(_ session: ContractSession) async throws(RunnerError) {
         guard let target = session.backend else { return }
-        for contract in contracts(in: session) { session.recorder.declare(group: name, contract: contract) }
+        let contracts = contracts(in: session)
+        for contract in contracts { session.recorder.declare(group: name, contract: contract) }
+        if createsAnnouncements, let refusal = target.createRefusal {
+            for contract in contracts { session.recorder.skip(group: name, contract: contract, reason: refusal) }
+            return
+        }
         let backend = GroupBackend(group: name, session: session, target: target)
         do {
             try await check(backend)

@@ -33,6 +33,9 @@ package final class BackendTarget: Sendable {
     package let profile: BackendProfile
     /// The admin token for deletes, when given.
     package let adminToken: String?
+    /// Whether the groups that create announcements run without an admin token (`run
+    /// --allow-leftovers`): what they create then stays on the target, listed as leftovers.
+    package let createsWithoutAdminToken: Bool
     /// Microchip numbers unique to the run.
     package let microchips: MicrochipSequence
     /// Requests in flight at most.
@@ -76,8 +79,10 @@ package final class BackendTarget: Sendable {
     package init(
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
-        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts
+        serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts,
+        createsWithoutAdminToken: Bool = false
     ) {
+        self.createsWithoutAdminToken = createsWithoutAdminToken
         self.maxConsecutiveTimeouts = max(1, maxConsecutiveTimeouts)
         self.name = name
         self.baseURL = baseURL
@@ -90,6 +95,16 @@ package final class BackendTarget: Sendable {
         self.submissions = submissions
         self.serverClock = serverClock
     }
+
+    /// Why the groups that create announcements are skipped: without an admin token nothing they
+    /// create could be deleted; `nil` when they run (a token, or ``createsWithoutAdminToken``).
+    package var createRefusal: String? {
+        adminToken == nil && !createsWithoutAdminToken ? Self.createRefusalReason : nil
+    }
+
+    /// The skip reason of every contract of a group that creates, in a run without an admin token.
+    package static let createRefusalReason =
+        "no --admin-token given: the group creates announcements, which only the token could delete (give it, or --allow-leftovers to create and list them)"
 
     // MARK: Requests
 

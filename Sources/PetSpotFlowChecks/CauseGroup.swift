@@ -51,11 +51,11 @@ package struct CauseGroup: Sendable {
     package mutating func add(_ member: Member) { members.append(member) }
 
     /// The failure shown for the group: the first member's, naming every field and what the
-    /// others showed.
+    /// others showed; its cause's kind names each way the members fail with its fields
+    /// (``kindsByField``), so it is true of every field it names.
     package var groupedFailure: ContractFailure {
         guard members.count > 1, let signature else { return failure }
         var grouped = failure
-        let first = members[0]
         let cases = members.reduce(into: Set<Int>()) { $0.formUnion($1.record.cases) }.count
         let what = signature.characters.isEmpty ? "the value \(signature.text)" : signature.text
         let others = members.dropFirst().map { member in
@@ -66,10 +66,30 @@ package struct CauseGroup: Sendable {
             return "[\(member.cause.contract)] \(member.cause) (\(member.record.count) case\(member.record.count == 1 ? "" : "s")"
                 + (values.isEmpty ? "" : "; shrunk to " + values.joined(separator: ", ")) + ")"
         }
-        grouped.message = "\(fields.joined(separator: ", ")): one cause in \(members.count) fields, each failing with \(what) "
+        grouped.message = "\(fields.joined(separator: ", ")): one cause in \(fields.count) fields, each failing with \(what) "
             + "(likely code they share); shown: \(grouped.message); the others: " + others.joined(separator: "; ")
-        grouped.cause = ContractFailure.Cause(
-            fields: fields, kind: "\(first.cause.kind), with \(what) in each field", cases: cases, shrunk: true)
+        let kinds = kindsByField
+        let kind = kinds.count == 1
+            ? "\(kinds[0].kind), with \(what) in each field"
+            : kinds.map { "\($0.kind) (\($0.fields.joined(separator: ", ")))" }.joined(separator: "; ") + "; with \(what) in each field"
+        grouped.cause = ContractFailure.Cause(fields: fields, kind: kind, cases: cases, shrunk: true)
         return grouped
+    }
+
+    /// Each way the members fail, in the order first seen, with the fields (sorted) that fail
+    /// that way: a label true of every field it names. A member of another contract than the
+    /// first's carries its contract (`[contract] kind`).
+    package var kindsByField: [(kind: String, fields: [String])] {
+        var kinds: [(kind: String, fields: Set<String>)] = []
+        for member in members {
+            let contract = member.cause.contract == members[0].cause.contract ? "" : "[\(member.cause.contract)] "
+            let kind = contract + member.cause.kind
+            if let index = kinds.firstIndex(where: { $0.kind == kind }) {
+                kinds[index].fields.formUnion(member.cause.fields)
+            } else {
+                kinds.append((kind, Set(member.cause.fields)))
+            }
+        }
+        return kinds.map { ($0.kind, $0.fields.sorted()) }
     }
 }

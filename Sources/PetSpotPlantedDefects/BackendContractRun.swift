@@ -14,16 +14,18 @@ package enum BackendContractRun {
     ///   - cases: generated reports the submission group sends (0: none).
     ///   - baseURL: the URL the curl lines of failures name (none when `nil`).
     ///   - skippingGroups: the names of groups not to run.
+    ///   - createsWithoutAdminToken: without `adminToken`, whether the groups that create run
+    ///     anyway (`run --allow-leftovers`) rather than being skipped.
     package static func report(
         transport: any AnnouncementTransport, profile: BackendProfile, adminToken: String?, cases: Int = 0, seed: UInt64 = 1,
-        maxRequests: Int = 2000, baseURL: URL? = nil, skippingGroups: Set<String> = []
+        maxRequests: Int = 2000, baseURL: URL? = nil, skippingGroups: Set<String> = [], createsWithoutAdminToken: Bool = false
     ) async throws -> (report: ContractReport, requestsSent: Int) {
         let recorder = ContractRecorder()
         let budgeted = BudgetedTransport(transport, limit: maxRequests)
         let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: "petspot-contracts run --seed \(seed)", cases: cases)
             .running(
                 against: budgeted, name: baseURL?.absoluteString ?? "in-process backend", profile: profile, adminToken: adminToken,
-                concurrency: 4, baseURL: baseURL)
+                concurrency: 4, baseURL: baseURL, createsWithoutAdminToken: createsWithoutAdminToken)
         try await ContractRegistry.checkAll(session, skipping: skippingGroups)
         backend.noteFindings(recorder: recorder)
         let report = recorder.report(command: "run", arguments: [], target: backend.name, seed: seed, startedAt: Date())

@@ -43,7 +43,8 @@ package enum ContractRegistry {
 
     /// Checks every group that applies to `session`, in order (but those named in `skipping`:
     /// tests leave out groups a planted defect does not concern), then deletes what the backend
-    /// groups created (or lists it as leftovers).
+    /// groups created (or lists it as leftovers). The session's progress line shows each group as
+    /// it begins (`group 5/14: details`), whether or not the group counts cases.
     ///
     /// Once `interruption` has a signal no further group starts, and the report notes it with the
     /// groups not run (`run` passes none: its transport stops granting requests instead, and each
@@ -57,7 +58,9 @@ package enum ContractRegistry {
         holdingBack holdsBack: (any ContractGroup) -> Bool = { _ in false }
     ) async throws(RunnerError) -> GroupsNotRun {
         var notRun = GroupsNotRun()
-        for group in groups where group.applies(to: session) && !skipping.contains(group.name) {
+        let applying = groups.filter { $0.applies(to: session) && !skipping.contains($0.name) }
+        for (index, group) in applying.enumerated() {
+            session.progress?.beginGroup(group.name, number: index + 1, of: applying.count)
             if interruption?.signal != nil {
                 notRun.interrupted.append(group.name)
                 continue

@@ -1,22 +1,47 @@
 import Foundation
 import PetSpotConcurrency
 
-/// The live progress line of a long run: cases done, failures and rate, on standard error.
+/// The live progress line of a long run, on standard error: the group under way (`group 5/14:
+/// details`), and the cases done, failed and their rate once some are counted.
 ///
-/// On a terminal the line is rewritten in place with `\r` at most ten times a second; otherwise
-/// (CI logs) a plain line is written at most every five seconds. Nothing is written during the
-/// first second, so short runs stay quiet.
+/// Any group drives it: ``beginGroup(_:number:of:)`` when a group starts (the registry's loop
+/// calls it for every group), ``advance(by:failed:)`` for a group that counts cases. It is also
+/// redrawn on its own, by a ticker, so a group that counts nothing (or waits on a slow target)
+/// still shows: in place with `\r` at most ten times a second on a terminal, otherwise (CI logs,
+/// pipes, files) as a plain line at most every five seconds. Nothing is written during the first
+/// second, so short runs stay quiet.
 package final class ProgressLine: Sendable {
+    /// Time since the line was made.
+    package typealias Elapsed = @Sendable () -> Duration
+
+    /// Nothing is written before this much time has passed.
+    package static let quietStart: Duration = .seconds(1)
+    /// The least time between two lines on a pipe or file.
+    package static let pipeInterval: Duration = .seconds(5)
+    /// The least time between two redraws in place on a terminal.
+    package static let terminalInterval: Duration = .milliseconds(100)
+
+    /// The group under way: its place among the run's groups and its name.
+    private struct Group: Sendable {
+        var number: Int
+        var count: Int
+        var name: String
+    }
+
     /// What advances and redraws change.
-    private struct Counts: Sendable {
-        /// When the line was last drawn.
-        var lastWrite: ContinuousClock.Instant
+    private struct State: Sendable {
+        /// When the line was last drawn (time since the line was made).
+        var lastWrite: Duration = .zero
         /// Units done.
         var done = 0
         /// Units failed.
         var failures = 0
+        /// The group under way, once one began.
+        var group: Group?
         /// A line was drawn in place (and must be cleared).
         var wroteInPlace = false
+        /// ``finish()`` was called: nothing more is drawn.
+        var finished = false
     }
 
     /// Where the line is drawn.
@@ -25,56 +50,111 @@ package final class ProgressLine: Sendable {
     private let label: String
     /// Units in all.
     private let total: Int
-    /// When the work started.
-    private let start: ContinuousClock.Instant
-    /// The counts, behind a lock.
-    private let counts: Locked<Counts>
     /// Whether the line is drawn at all.
     private let enabled: Bool
+    /// Whether the line is redrawn in place (a terminal) rather than written as lines.
+    private let inPlace: Bool
+    /// Time since the line was made.
+    private let elapsed: Elapsed
+    /// The counts, behind a lock.
+    private let state = Locked(State())
+    /// The task that redraws the line on its own (with the real clock only).
+    private let ticker = Locked<Task<Void, Never>?>(nil)
 
-    /// A progress line for `total` units of work labelled `label`.
-    package init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true) {
+    /// A progress line for `total` units of work labelled `label`, redrawn in place when
+    /// `inPlace` (by default: when standard error is a terminal). With the real clock (`elapsed`
+    /// `nil`) a ticker redraws it while the run lasts; with a clock of the caller's (tests) it is
+    /// drawn only when a group begins, work advances or ``tick()`` is called.
+    package init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true, inPlace: Bool? = nil, elapsed: Elapsed? = nil) {
         self.output = output
         self.label = label
         self.total = total
         self.enabled = enabled
+        let inPlace = inPlace ?? output.errorIsTerminal
+        self.inPlace = inPlace
+        if let elapsed {
+            self.elapsed = elapsed
+            return
+        }
         let start = ContinuousClock.now
-        self.start = start
-        counts = Locked(Counts(lastWrite: start))
+        self.elapsed = { ContinuousClock.now - start }
+        guard enabled else { return }
+        let period = inPlace ? Self.terminalInterval : Self.quietStart
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: period)
+                guard let self else { return }
+                self.tick()
+            }
+        }
+        ticker.withLock { $0 = task }
+    }
+
+    deinit {
+        ticker.withLock { $0?.cancel() }
+    }
+
+    /// Notes that group `number` of `count`, `name`, has begun, and redraws when due.
+    package func beginGroup(_ name: String, number: Int, of count: Int) {
+        state.withLock { state in
+            state.group = Group(number: number, count: count, name: name)
+            draw(&state)
+        }
     }
 
     /// Counts `count` more units done, `failed` of them failed, and redraws when due.
     package func advance(by count: Int = 1, failed: Int = 0) {
-        counts.withLock { counts in
-            counts.done += count
-            counts.failures += failed
-            guard enabled else { return }
-            let now = ContinuousClock.now
-            guard now - start >= .seconds(1) else { return }
-            let interval: Duration = output.errorIsTerminal ? .milliseconds(100) : .seconds(5)
-            guard now - counts.lastWrite >= interval else { return }
-            counts.lastWrite = now
-            let text = render(now: now, done: counts.done, failures: counts.failures)
-            if output.errorIsTerminal {
-                output.errorRaw("\r\u{1B}[K" + text)
-                counts.wroteInPlace = true
-            } else {
-                output.errorLine(text)
-            }
+        state.withLock { state in
+            state.done += count
+            state.failures += failed
+            draw(&state)
         }
     }
 
-    /// Clears the in-place line (terminals) before the summary is printed.
+    /// Redraws the line when due (the ticker calls it; so may a caller with its own clock).
+    package func tick() {
+        state.withLock { draw(&$0) }
+    }
+
+    /// Stops the line for good and clears it from a terminal, before the summary is printed.
     package func finish() {
-        counts.withLock { counts in
-            if counts.wroteInPlace { output.errorRaw("\r\u{1B}[K") }
-            counts.wroteInPlace = false
+        ticker.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        state.withLock { state in
+            if state.wroteInPlace { output.errorRaw("\r\u{1B}[K") }
+            state.wroteInPlace = false
+            state.finished = true
         }
     }
 
-    private func render(now: ContinuousClock.Instant, done: Int, failures: Int) -> String {
-        let elapsed = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        return "\(label): \(done)/\(total) cases, \(failures) failed, \(Int(rate.rounded())) cases/s"
+    /// Draws the line if it is on, past the quiet start, and the interval since the last one passed.
+    private func draw(_ state: inout State) {
+        guard enabled, !state.finished else { return }
+        let now = elapsed()
+        guard now >= Self.quietStart else { return }
+        guard now - state.lastWrite >= (inPlace ? Self.terminalInterval : Self.pipeInterval) else { return }
+        state.lastWrite = now
+        let text = render(state, now: now)
+        if inPlace {
+            output.errorRaw("\r\u{1B}[K" + text)
+            state.wroteInPlace = true
+        } else {
+            output.errorLine(text)
+        }
+    }
+
+    /// `run: group 2/14: submission, 12/20 cases, 0 failed, 3 cases/s (14 s)`; the group part
+    /// when one began, the cases part once some are done.
+    private func render(_ state: State, now: Duration) -> String {
+        let seconds = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
+        var parts: [String] = []
+        if let group = state.group { parts.append("group \(group.number)/\(group.count): \(group.name)") }
+        if state.done > 0 || state.group == nil {
+            let rate = seconds > 0 ? Double(state.done) / seconds : 0
+            parts.append("\(state.done)/\(total) cases, \(state.failures) failed, \(Int(rate.rounded())) cases/s")
+        }
+        return "\(label): " + parts.joined(separator: ", ") + " (\(Int(seconds)) s)"
     }
 }

@@ -13,6 +13,7 @@ import PetSpotPlantedDefects
 @testable import PetSpotReport
 import PetSpotRunner
 import PetSpotRuntime
+import PetSpotSequences
 import Testing
 
 /// A transport that passes every request to the in-process mock and then rewrites the answers
@@ -43,13 +44,48 @@ final class CountingTransport: AnnouncementTransport {
 
 /// Runs `run` through `transport` with the command line `arguments`; returns the exit code and JSON report.
 func runThrough(_ transport: any AnnouncementTransport, _ arguments: [String]) async throws -> (status: RunnerExitCode, report: JSONValue, out: String) {
+    let result = try await runThrough(transport, arguments, output: CapturedOutput())
+    return (result.status, result.report, result.out)
+}
+
+/// Runs `run` through `transport` with `arguments` (`--no-progress` unless `progress`), writing to
+/// `output`, with the progress line on `progressClock` if given.
+func runThrough(
+    _ transport: any AnnouncementTransport, _ arguments: [String], output: CapturedOutput, progress: Bool = false,
+    progressClock: ProgressLine.Elapsed? = nil
+) async throws -> (status: RunnerExitCode, report: JSONValue, out: String, err: String) {
     let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: reportPath) }
-    let words = ["--base-url", "http://127.0.0.1:9", "--no-progress", "--report-json", reportPath] + arguments
+    let words = ["--base-url", "http://127.0.0.1:9", "--report-json", reportPath] + (progress ? [] : ["--no-progress"]) + arguments
     let command = try RunCommand(try ParsedArguments(words, for: RunCommand.spec), arguments: words, environment: [:])
-    let output = CapturedOutput()
-    let status = try await command.execute(transport: transport, output: output.runner)
-    return (status, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath))), output.standardOutput)
+    let status = try await command.execute(transport: transport, output: output.runner, progressClock: progressClock)
+    return (status, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath))), output.standardOutput, output.standardError)
+}
+
+/// A transport that keeps what the command had printed when its first request came, and every
+/// status answered.
+final class WitnessTransport: AnnouncementTransport {
+    let base: any AnnouncementTransport
+    let output: CapturedOutput
+    private let state = Locked<(printedBeforeFirst: String?, statuses: [Int])>((nil, []))
+
+    init(_ base: any AnnouncementTransport, output: CapturedOutput) {
+        self.base = base
+        self.output = output
+    }
+
+    /// Standard output as it was when the first request came.
+    var printedBeforeFirstRequest: String { state.withLock { $0.printedBeforeFirst ?? "" } }
+    /// The status of every answer, in order.
+    var statuses: [Int] { state.withLock { $0.statuses } }
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let printed = output.standardOutput
+        state.withLock { if $0.printedBeforeFirst == nil { $0.printedBeforeFirst = printed } }
+        let response = try await base.send(request)
+        state.withLock { $0.statuses.append(response.status) }
+        return response
+    }
 }
 
 /// A server clock two days ahead: every date a user anywhere may pick today is in its past, so
@@ -90,14 +126,61 @@ struct BackendRunTests {
         #expect(FileManager.default.fileExists(atPath: junitPath))
     }
 
-    @Test("without an admin token, created announcements are listed as leftovers")
+    @Test("without an admin token and with --allow-leftovers, the run says so first, creates, and lists every leftover")
     func leftovers() async throws {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)
-        let result = try await runThrough(InProcessTransport(backend: backend), ["--cases", "3", "--seed", "5"])
+        let output = CapturedOutput()
+        let witness = WitnessTransport(InProcessTransport(backend: backend), output: output)
+        let result = try await runThrough(witness, ["--cases", "3", "--seed", "5", "--allow-leftovers"], output: output)
         let leftovers = result.report["leftovers"]?.arrayValue ?? []
         #expect(leftovers.count == backend.storedAnnouncementCount)
         #expect(!leftovers.isEmpty)
         #expect(result.out.contains("left on target"))
+        #expect(
+            witness.printedBeforeFirstRequest.contains("no admin token (--admin-token or PETSPOT_ADMIN_TOKEN) and --allow-leftovers: every announcement"),
+            "\(witness.printedBeforeFirstRequest)")
+        #expect(result.report["replay"]?.stringValue?.contains(" --allow-leftovers") == true, "a replay leaves what the run left")
+    }
+
+    /// Issue 28: a run without a token left 41 announcements on the target and said so only at
+    /// the end. Now it says first what it skips and why, creates nothing, and does not pass.
+    @Test("without an admin token the run says first what it skips and why, creates nothing, and fails its coverage")
+    func withoutAdminToken() async throws {
+        let backend = MockBackend(profile: .production, clock: serverClockAhead)
+        let output = CapturedOutput()
+        let witness = WitnessTransport(InProcessTransport(backend: backend), output: output)
+        let result = try await runThrough(witness, ["--cases", "3", "--seed", "5"], output: output)
+        let first = witness.printedBeforeFirstRequest
+        #expect(first.hasPrefix("petspot-contracts run: no admin token (--admin-token or PETSPOT_ADMIN_TOKEN): nothing the run creates could be deleted"), "\(first)")
+        for name in [SubmissionContracts().name, ListContracts().name, SequenceContracts().name] { #expect(first.contains(name), "\(name): \(first)") }
+        #expect(first.contains("only \(HealthContracts().name), \(DerivedCreateContracts().name) run"), "\(first)")
+        #expect(first.contains("for full coverage give the server's admin token") && first.contains("--allow-leftovers"))
+        #expect(!witness.statuses.contains(201), "a request created an announcement")
+        #expect(backend.storedAnnouncementCount == 0)
+        #expect(result.report["leftovers"]?.arrayValue?.isEmpty == true)
+        let groups = result.report["groups"]?.arrayValue ?? []
+        let submission = try #require(groups.first { $0["name"] == .string(SubmissionContracts().name) })
+        #expect(submission["contracts"]?.arrayValue?.allSatisfy { $0["skipReason"]?.stringValue == BackendTarget.createRefusalReason } == true)
+        #expect(failedContracts(result.report) == [RunCommand.coverageContract], "\(failedContracts(result.report))")
+        #expect(result.status == .contractFailed)
+        let coverage = failures(of: RunCommand.coverageContract, in: result.report.serialized()).first?["message"]?.stringValue ?? ""
+        #expect(coverage.contains("no admin token: the groups that create announcements were skipped"), "\(coverage)")
+    }
+
+    /// Every group drives the progress line (the registry's loop begins each), not only those
+    /// that count cases. The clock moves 6 s on each reading, so each begin is due a line.
+    @Test("the progress line names every group as it begins, N/M, on a pipe")
+    func progressNamesEveryGroup() async throws {
+        let backend = MockBackend(profile: .strict, clock: serverClockAhead)
+        let clock = Locked(Duration.zero)
+        let result = try await runThrough(
+            InProcessTransport(backend: backend), ["--cases", "1", "--seed", "5", "--admin-token", MockBackend.defaultAdminToken],
+            output: CapturedOutput(), progress: true, progressClock: { clock.withLock { $0 += .seconds(6); return $0 } })
+        let groups = (result.report["groups"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }.filter { $0 != RunCommand.coverageGroup }
+        #expect(groups.count >= 10)
+        for (index, name) in groups.enumerated() {
+            #expect(result.err.contains("run: group \(index + 1)/\(groups.count): \(name)"), "group \(name) not shown: \(result.err)")
+        }
     }
 
     @Test("a refused admin token is a setup error: exit 2 after two requests, nothing created, the token not shown")
@@ -143,7 +226,7 @@ struct BackendRunTests {
         let backend = MockBackend(profile: .production, clock: serverClockAhead)
         let counting = CountingTransport(base: InProcessTransport(backend: backend))
         // Without an admin token nothing is deleted at cleanup: every request the mock sees is budgeted.
-        let result = try await runThrough(counting, ["--cases", "5", "--seed", "5", "--max-requests", String(limit)])
+        let result = try await runThrough(counting, ["--cases", "5", "--seed", "5", "--max-requests", String(limit), "--allow-leftovers"])
         let arrived = counting.count
         #expect(arrived <= limit, "\(arrived) requests reached the backend with --max-requests \(limit)")
         let note = result.report["notes"]?.arrayValue?.compactMap(\.stringValue).first { $0.contains("budgeted requests sent") } ?? ""
@@ -294,7 +377,8 @@ struct RunReproductionTests {
         defer { server.stop() }
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let spy = PasswordSpyTransport(URLSessionTransport(baseURL: base))
-        let (report, _) = try await BackendContractRun.report(transport: spy, profile: .production, adminToken: adminToken, baseURL: base)
+        let (report, _) = try await BackendContractRun.report(
+            transport: spy, profile: .production, adminToken: adminToken, baseURL: base, createsWithoutAdminToken: adminToken == nil)
         let lines = reproductions(report)
         let text = report.consoleText + report.groups.flatMap { $0.contracts.flatMap { $0.failures.map { $0.message } } }.joined()
         #expect(!text.contains(MockBackend.defaultAdminToken))
@@ -378,7 +462,7 @@ struct RunReproductionTests {
             return changed
         }
         let result = try await runThrough(rewording, ["--cases", "0", "--seed", "5"])
-        let first = result.out.split(separator: "\n").first.map(String.init) ?? ""
+        let first = result.out.split(separator: "\n").first { $0.hasPrefix("petspot-contracts run: http") }.map(String.init) ?? ""
         #expect(first.contains("profile production (detected: POST /api/v1/announcements {} answered 400 BAD \"nope\", neither profile's wording"), "\(first)")
     }
 

@@ -41,6 +41,25 @@ struct CauseGroupTests {
         #expect(failure.cause?.cases == 2, "cases counted once across members")
     }
 
+    /// Issue 28: a cause grouped over 8 fields was labelled with the first member's kind only.
+    @Test("a group whose members fail in different ways names each way with its fields, so the label is true of each field")
+    func labelTrueOfEachField() {
+        let accepted = FlowAnswerChecks.Kind.accepted, refused = FlowAnswerChecks.Kind.refused
+        var mixed = Self.group(Self.member(.petName, "\u{FEFF}a", kind: accepted))
+        mixed.add(Self.member(.email, "a@a.aa\u{FEFF}", kind: refused))
+        mixed.add(Self.member(.breed, "b\u{FEFF}", kind: accepted))
+        mixed.add(Self.member(.phone, "\u{FEFF}0000000", kind: refused))
+        let failure = mixed.groupedFailure
+        #expect(failure.cause?.fields == ["breed", "email", "petName", "phone"])
+        #expect(
+            failure.cause?.kind == "accepts a value the rules refuse (breed, petName); refuses a value the rules accept (email, phone); "
+                + "with U+FEFF in each field", "\(failure.cause?.kind ?? "nil")")
+        #expect(failure.message.hasPrefix("breed, email, petName, phone: one cause in 4 fields"), "\(failure.message)")
+        var same = Self.group(Self.member(.petName, "\u{FEFF}a", kind: accepted))
+        same.add(Self.member(.breed, "b\u{FEFF}", kind: accepted))
+        #expect(same.groupedFailure.cause?.kind == "accepts a value the rules refuse, with U+FEFF in each field")
+    }
+
     /// The issue's acceptance run: a dozen defective fields, one default `check --sut` (the mock
     /// left out to keep the suite short), every field named. Eleven are the example adapter's
     /// `--break` defects, one field each; the twelfth is a trimming helper that keeps U+FEFF,

@@ -77,15 +77,18 @@ struct CommandLineTests {
         for command in PetSpotContractsTool.specs(PetSpotContractsTool.libraryCommands) { #expect(overview.out.contains(command.name)) }
     }
 
-    @Test("a closed port exits 3 with one line")
-    func closedPort() async throws {
+    @Test("a closed port exits 3 with one line, and no profile is claimed for it", arguments: [false, true])
+    func closedPort(withProfile: Bool) async throws {
         let server = MockHTTPServer(options: MockServerOptions(port: 0))
         let port = try server.start()
         server.stop()
-        let result = await runTool(["run", "--base-url", "http://127.0.0.1:\(port)", "--timeout", "2", "--no-progress"])
+        let result = await runTool(
+            ["run", "--base-url", "http://127.0.0.1:\(port)", "--timeout", "2", "--no-progress", "--admin-token", "t0ken-t0ken"]
+                + (withProfile ? ["--profile", "strict"] : []))
         #expect(result.status == 3)
         #expect(result.err.contains("cannot reach http://127.0.0.1:\(port)"))
         #expect(result.err.split(separator: "\n").count == 1)
+        #expect(!result.out.contains("profile"), "a target that did not answer has no profile: \(result.out)")
     }
 
     @Test("mock --change list names every change with its summary, one per line, and exits 0")

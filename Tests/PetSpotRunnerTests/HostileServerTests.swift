@@ -2,6 +2,7 @@ import Foundation
 import PetSpotBackendGroups
 @testable import PetSpotCLI
 import PetSpotConcurrency
+import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
@@ -108,9 +109,16 @@ struct HostileServerTests {
         let elsewhere = try HostileServer()
         defer { elsewhere.stop() }
         let other = elsewhere.url
+        let deletes = Locked(0)
         let server = try HostileServer { request, _ in
             if request.target == "/api/health" { return .redirect(status: 302, location: "\(other)/api/health") }
-            if request.method == "DELETE" { return .redirect(status: 307, location: "\(other)\(request.target)") }
+            // The first delete is the admin token's check: a redirect there stops the run before anything is created.
+            if request.method == "DELETE", deletes.withLock({ count -> Bool in
+                count += 1
+                return count > 1
+            }) {
+                return .redirect(status: 307, location: "\(other)\(request.target)")
+            }
             if request.target.hasSuffix("/photos") { return .redirect(status: 308, location: "\(other)\(request.target)") }
             return .proxy
         }
@@ -170,6 +178,11 @@ struct HostileServerTests {
         let result = await runTool(["run", "--base-url", server.url, "--profile", "production", "--timeout", "1.5", "--cases", "0", "--no-progress"])
         #expect(result.status == 3)
         #expect(result.err.contains("timed out"))
+        if inBody {
+            // The probe itself trickled: no profile is claimed for a target that did not answer.
+            #expect(result.err.contains("cannot reach \(server.url)"), "\(result.err)")
+            #expect(!result.out.contains("profile production"), "\(result.out)")
+        }
         let trickles = server.endedTrickles()
         #expect(!trickles.isEmpty && trickles.allSatisfy { $0.clientLeft && $0.bytes < 100 }, "\(trickles)")
     }
@@ -210,7 +223,7 @@ struct HostileServerTests {
     @Test("a connection reset fails that contract; the run goes on and cleans up")
     func reset() async throws {
         let server = try HostileServer { request, index in
-            request.method == "POST" && request.target == Self.createPath && index < 4 ? .reset : .proxy
+            request.method == "POST" && request.target == Self.createPath && !request.isProfileProbe && index < 4 ? .reset : .proxy
         }
         defer { server.stop() }
         let result = await runAgainst(server)
@@ -297,14 +310,58 @@ struct HostileServerTests {
         #expect(server.backend.storedAnnouncementCount == 0)
     }
 
-    @Test("a full run over HTTP checks enough contracts to pass, with and without an admin token", arguments: [true, false])
+    @Test("a full run over HTTP checks enough contracts to pass, with an admin token or with --allow-leftovers", arguments: [true, false])
     func normalRunPasses(withToken: Bool) async throws {
         let server = try HostileServer()
         defer { server.stop() }
         // The 20 MB photo uploads take seconds on a loaded machine: the time-out is not this test's subject.
-        let result = await runAgainst(server, adminToken: withToken ? MockBackend.defaultAdminToken : nil, ["--timeout", "120"])
+        let result = await runAgainst(
+            server, adminToken: withToken ? MockBackend.defaultAdminToken : nil, ["--timeout", "120"] + (withToken ? [] : ["--allow-leftovers"]))
         #expect(result.status == 0, "\(result.out)")
         #expect(failures(of: RunCommand.coverageContract, in: result.json).isEmpty)
+        #expect(withToken == server.storedIds.isEmpty, "left on the server: \(server.storedIds.count)")
+    }
+
+    /// The issue's 100 KB token, answered 431 by the server's header limit: the run went on and
+    /// left what it created. Any answer to the check but 404 (and 401, a refused token) means the
+    /// run's deletes cannot be trusted: exit 2 before anything is created.
+    @Test("an answer to the admin token's check other than 404 or 401 is a setup error: exit 2 naming it, nothing created", arguments: [
+        (431, "Request Header Fields Too Large: the token (102400 bytes) is too long for the server's headers"),
+        (500, "the server failed on a delete with this token"),
+        (200, "a delete of an unknown id must answer 404"),
+        (302, "a redirect, not followed for a DELETE"),
+    ])
+    func tokenCheckAnswers(status: Int, meaning: String) async throws {
+        let token = String(repeating: "k", count: 100 * 1024)
+        let server = try HostileServer(adminToken: token) { request, _ in
+            guard request.method == "DELETE" else { return .proxy }
+            return .rewritten { response in
+                response.status = status
+                response.headers = HTTPHeaders([("Content-Type", "application/json"), ("Location", "/login")])
+                response.body = Array(#"{"error":{"requestId":"r","code":"HOSTILE","message":"no"}}"#.utf8)
+            }
+        }
+        defer { server.stop() }
+        let result = await runAgainst(server, adminToken: token)
+        #expect(result.status == RunnerExitCode.configuration.rawValue, "\(result.err)")
+        #expect(result.err.contains("the admin token (--admin-token) could not be checked: DELETE /api/admin/v1/announcements/"), "\(result.err)")
+        #expect(result.err.contains("with it answered \(status) HOSTILE \"no\": \(meaning)"), "\(result.err)")
+        #expect(result.err.contains("nothing was created"))
+        #expect(!result.err.contains("kkkkkkkk") && !result.out.contains("kkkkkkkk"), "the token is not shown")
+        #expect(server.requests.map(\.method) == ["POST", "DELETE"], "the probe and the check, nothing more: \(server.requests.map(\.head))")
+        #expect(server.backend.storedAnnouncementCount == 0)
+    }
+
+    @Test("no answer to the admin token's check (a hang, a reset) is a setup error: exit 2, nothing created", arguments: [true, false])
+    func tokenCheckUnanswered(hang: Bool) async throws {
+        let server = try HostileServer { request, _ in request.method == "DELETE" ? (hang ? .silent : .reset) : .proxy }
+        defer { server.stop() }
+        let result = await runAgainst(server, ["--timeout", "1"])
+        #expect(result.status == RunnerExitCode.configuration.rawValue, "\(result.err)")
+        #expect(result.err.contains("the admin token (--admin-token) could not be checked"), "\(result.err)")
+        #expect(result.err.contains(hang ? "got no answer: it timed out (--timeout)" : "got no answer: no connection: "), "\(result.err)")
+        #expect(server.requests.map(\.method) == ["POST", "DELETE"], "\(server.requests.map(\.head))")
+        #expect(server.backend.storedAnnouncementCount == 0)
     }
 
     @Test("HTTP:// (scheme in capitals) is accepted and runs")
@@ -340,7 +397,7 @@ struct HostileServerProcessTests {
     func gigabyte() throws {
         let framings: [HostileServer.Framing] = [.chunked, .close, .contentLength]
         let server = try HostileServer { request, index in
-            guard request.method == "POST", request.target == HostileServerTests.createPath else { return .proxy }
+            guard request.method == "POST", request.target == HostileServerTests.createPath, !request.isProfileProbe else { return .proxy }
             return .stream(bytes: 1 << 30, framing: framings[index % 3])
         }
         defer { server.stop() }
@@ -360,7 +417,7 @@ struct HostileServerProcessTests {
     func gzipBomb() throws {
         #expect(GzipBomb.body.count < 450_000)
         let server = try HostileServer { request, index in
-            request.method == "POST" && request.target == HostileServerTests.createPath ? .gzipBomb : .proxy
+            request.method == "POST" && request.target == HostileServerTests.createPath && !request.isProfileProbe ? .gzipBomb : .proxy
         }
         defer { server.stop() }
         let outcome = try Self.runBinary(server, [])
@@ -386,7 +443,7 @@ struct HostileServerProcessTests {
             "run", "--base-url", server.url, "--cases", "200", "--seed", "5", "--concurrency", "2", "--no-progress",
             "--report-json", jsonPath, "--junit", directory.appendingPathComponent("report.xml").path,
         ]
-        if withToken { arguments += ["--admin-token", MockBackend.defaultAdminToken] }
+        arguments += withToken ? ["--admin-token", MockBackend.defaultAdminToken] : ["--allow-leftovers"]
         let child = try WatchedChild(binary, arguments)
         // Wait until some reports (with their photos) are on the server (counted polls, far
         // above what even a loaded machine needs).

@@ -5,10 +5,12 @@ import PetSpotJSON
 import PetSpotMockBackend
 
 /// The captured contract as an OpenAPI 3.1 document, for tools that read OpenAPI (Schemathesis,
-/// Prism, code generators): every route of backend-contract.md with its methods (`HEAD` and
-/// the CORS preflight `OPTIONS` included), parameters, request bodies and responses; the
-/// schemas of `Contracts/schemas/` as components; the error envelope and its codes; examples
-/// from the schemas and, for error answers, from the catalogs (``OpenAPIExamples``).
+/// Prism, code generators): every row of the route table (``BackendRoute/table``) with its
+/// method (`HEAD` and the CORS preflight `OPTIONS` added), parameters, credentials, request
+/// body, answers and links (which Schemathesis's stateful phase follows); the schemas of
+/// `Contracts/schemas/` as components; the error envelope and its codes; examples from the
+/// schemas and, for error answers, from the catalogs (``OpenAPIExamples``). The create's order
+/// of reported problems is written from the mock's validator (``errorOrderSentence(_:)``).
 ///
 /// ```swift
 /// let document = try OpenAPIDocument.make(documents: ContractDocuments.load())

@@ -27,6 +27,24 @@ enum CreateFieldKind: Equatable {
     case requiredEnumeration([String])
 }
 
+/// A check of the create body. ``reportingOrder`` lists them in the order the mock's validator
+/// runs them, which is the order in which it reports problems: the first check that finds one
+/// names it.
+package enum CreateRequestCheck: Sendable, Hashable {
+    /// The rule of one field (its presence, type and value).
+    case field(String)
+    /// No key outside the fields (the first unknown key, in body order, is reported).
+    case unknownKey
+    /// At least one of email and phone.
+    case contact
+
+    /// The checks in the order the validator runs them: the fields of the rule table in its
+    /// order (backend-contract.md's), then the unknown key, then the contact rule. Planted
+    /// defects may move a check before the others; served contract changes do not reorder them.
+    package static let reportingOrder: [CreateRequestCheck] =
+        CreateRequestValidator.rules.map { .field($0.name) } + [.unknownKey, .contact]
+}
+
 /// One row of the rule table.
 struct CreateFieldRule {
     let name: String
@@ -36,10 +54,11 @@ struct CreateFieldRule {
 }
 
 /// Validates a create body against the rule table, reporting the first problem in the
-/// documented order: the fields in table order, then the first unknown key in body order, then
-/// the contact rule (planted defects may change the order or skip a rule). Served contract
-/// changes (``MockChange``) change rules in place: a field's own rule where it is checked, the
-/// null-island rule right after the longitude's (both coordinates are known then).
+/// documented order, ``CreateRequestCheck/reportingOrder``: the fields in table order, then the
+/// first unknown key in body order, then the contact rule (planted defects may change the order
+/// or skip a rule). Served contract changes (``MockChange``) change rules in place: a field's
+/// own rule where it is checked, the null-island rule right after the longitude's (both
+/// coordinates are known then).
 struct CreateRequestValidator {
     /// The rule table, in reporting order.
     static let rules: [CreateFieldRule] = [
@@ -62,6 +81,9 @@ struct CreateRequestValidator {
     /// The names of the accepted keys.
     static let knownKeys: Set<String> = Set(rules.map(\.name))
 
+    /// The rules by field name.
+    private static let rulesByName: [String: CreateFieldRule] = Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0) })
+
     let behaviour: MockBehaviour
     /// The contract changes served (none: the contract of backend-contract.md).
     let changes: Set<MockChange>
@@ -74,14 +96,21 @@ struct CreateRequestValidator {
     func firstProblem(in body: JSONObject) -> MockProblem? {
         if behaviour.has(.createContactBeforeFields), let problem = contactProblem(body) { return problem }
         if behaviour.has(.createUnknownKeyFirst), let problem = unknownKeyProblem(body) { return problem }
-        for rule in CreateRequestValidator.rules where isField(rule.name) {
-            if let problem = check(rule, value(of: rule, in: body)) { return problem }
-            if rule.name == "locationLongitude" && changes.contains(.nullIslandRefused) && CreateRequestValidator.isNullIsland(body) {
-                return .changedContract(.nullIsland)
+        for step in CreateRequestCheck.reportingOrder {
+            switch step {
+            case .field(let name):
+                guard isField(name), let rule = CreateRequestValidator.rulesByName[name] else { continue }
+                if let problem = check(rule, value(of: rule, in: body)) { return problem }
+                if name == "locationLongitude" && changes.contains(.nullIslandRefused) && CreateRequestValidator.isNullIsland(body) {
+                    return .changedContract(.nullIsland)
+                }
+            case .unknownKey:
+                if let problem = unknownKeyProblem(body) { return problem }
+            case .contact:
+                if let problem = contactProblem(body) { return problem }
             }
         }
-        if let problem = unknownKeyProblem(body) { return problem }
-        return contactProblem(body)
+        return nil
     }
 
     /// Whether `name` is a field of the served contract (`breed-removed` takes breed out).

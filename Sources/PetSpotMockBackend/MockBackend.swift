@@ -137,7 +137,7 @@ public final class MockBackend: Sendable {
 
     private func faultDecision(for request: HTTPRequest) -> FaultDecision? {
         if faults.isEmpty { return nil }
-        if request.method == "GET" && (try? router.route(for: request.target)) == .health { return nil }
+        if case .health? = (try? router.route(method: request.method, target: request.target))?.route.handler { return nil }
         return injector.nextDecision()
     }
 
@@ -244,20 +244,18 @@ public final class MockBackend: Sendable {
         let method = request.method == "HEAD" ? "GET" : request.method
         // The JSON body parser runs for every route, before routing.
         let jsonBody = try bodyReader.jsonBody(of: request)
-        switch (method, try router.route(for: request.target)) {
-        case ("GET", .health?):
+        guard let match = try router.route(method: method, target: request.target) else { throw .routeNotFound }
+        switch match.route.handler {
+        case .health:
             return MockResponses.json(status: 200, .object(JSONObject([
                 (key: "status", value: "ok"), (key: "timestamp", value: .string(isoNow())),
             ])))
-        case ("POST", .announcements?): return try create(jsonBody)
-        case ("GET", .announcements?): return try list(request)
-        case ("GET", .announcement(let id)?): return try details(id: id)
-        case ("POST", .photos(let id)?): return try uploadPhoto(request, id: id)
-        case ("DELETE", .announcement(let id)?), ("DELETE", .adminAnnouncement(let id)?):
-            return try delete(request, id: id)
-        case ("GET", .image(let fileName)?): return try image(fileName: fileName)
-        default:
-            throw .routeNotFound
+        case .create: return try create(jsonBody)
+        case .list: return try list(request)
+        case .details: return try details(id: match.value(of: .announcementId))
+        case .uploadPhoto: return try uploadPhoto(request, id: match.value(of: .announcementId))
+        case .delete: return try delete(request, id: match.value(of: .announcementId))
+        case .image: return try image(fileName: match.value(of: .imageFileName))
         }
     }
 

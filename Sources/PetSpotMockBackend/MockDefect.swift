@@ -177,29 +177,9 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     /// concurrent deletes of one announcement, both answer 204.
     case concurrencyDeleteTwice204 = "concurrency-delete-twice-204"
 
-    /// The part of the contract a defect breaks.
-    public enum Surface: String, Sendable, CaseIterable {
-        /// `GET /api/v1/announcements` and its location filter.
-        case list
-        /// `GET /api/v1/announcements/{id}`.
-        case details
-        /// The photo upload and `GET /images/{id}.{ext}`.
-        case photo
-        /// `DELETE /api/admin/v1/announcements/{id}` (and `/api/v1/...`).
-        case adminDelete = "admin delete"
-        /// What create, details and list echo of the stored values.
-        case echo
-        /// Routing and the HTTP behaviour every route shares.
-        case routing
-        /// The create rules and their order.
-        case create
-        /// The error envelope's messages.
-        case messages
-        /// What holds across requests: a sequence of requests shows it, no single one does.
-        case sequences = "sequence"
-        /// Requests sent at once by several clients.
-        case concurrency
-    }
+    /// The part of the contract a defect breaks (declared in PetSpotContractKit, where the route
+    /// table names the same surfaces).
+    public typealias Surface = ContractSurface
 
     /// Whether the defect has a race window: the mock sleeps ``raceWindow`` between a check and
     /// the act that depends on it, so that concurrent requests reliably meet there.

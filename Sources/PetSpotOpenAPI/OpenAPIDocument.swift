@@ -5,10 +5,12 @@ import PetSpotJSON
 import PetSpotMockBackend
 
 /// The captured contract as an OpenAPI 3.1 document, for tools that read OpenAPI (Schemathesis,
-/// Prism, code generators): every route of backend-contract.md with its methods (`HEAD` and
-/// the CORS preflight `OPTIONS` included), parameters, request bodies and responses; the
-/// schemas of `Contracts/schemas/` as components; the error envelope and its codes; examples
-/// from the schemas and, for error answers, from the catalogs (``OpenAPIExamples``).
+/// Prism, code generators): every row of the route table (``BackendRoute/table``) with its
+/// method (`HEAD` and the CORS preflight `OPTIONS` added), parameters, credentials, request
+/// body, answers and links (which Schemathesis's stateful phase follows); the schemas of
+/// `Contracts/schemas/` as components; the error envelope and its codes; examples from the
+/// schemas and, for error answers, from the catalogs (``OpenAPIExamples``). The create's order
+/// of reported problems is written from the mock's validator (``errorOrderSentence(_:)``).
 ///
 /// ```swift
 /// let document = try OpenAPIDocument.make(documents: ContractDocuments.load())
@@ -39,12 +41,7 @@ package enum OpenAPIDocument {
         document["servers"] = [
             ["url": "http://127.0.0.1:8080", "description": "The project's mock: petspot-contracts mock --port 8080 [--profile production]"],
         ]
-        document["tags"] = [
-            ["name": "announcements", "description": "Create, list, read and delete announcements."],
-            ["name": "photos", "description": "The announcement's photo: upload (Basic auth) and the stored file."],
-            ["name": "admin", "description": "Removal with the admin token."],
-            ["name": "health", "description": "Liveness."],
-        ]
+        document["tags"] = .array(RouteTag.allCases.map { ["name": .string($0.rawValue), "description": .string($0.summary)] })
         document["paths"] = paths(documents, examples)
         document["components"] = components(documents)
         return .object(document)
@@ -103,143 +100,142 @@ package enum OpenAPIDocument {
 
     // MARK: Paths
 
+    /// `paths`, from the route table: for each path (in the order its first row comes), its
+    /// parameters, the operation of each row, the `HEAD` twin of its `GET` row, and the CORS
+    /// preflight.
     private static func paths(_ documents: ContractDocuments, _ examples: OpenAPIExamples) -> JSONValue {
-        let createExamples = schemaExamples(documents[.createRequest], named: { example in
-            "\(example["status"]?.stringValue?.lowercased() ?? "report")-report"
-        })
-        var create = operation(
-            "createAnnouncement", tag: "announcements", summary: "Create an announcement",
-            description: """
-                JSON body of at most 100 KB. The object is strict: a key outside the schema is 400 `INVALID_FIELD`. Strings are \
-                validated trimmed (JavaScript `trim()`) but stored and echoed as sent; an empty optional text comes back as \
-                `null`. When several problems exist the first is reported: the fields in the order petName, species, breed, \
-                sex, age, description, microchipNumber, locationLatitude, locationLongitude, email, phone, lastSeenDate, \
-                status, reward; then the first unknown key; then the contact rule. A used microchipNumber is 409 (checked \
-                after validation). lastSeenDate must not be after the server's current instant, read as UTC midnight.
-                """)
-        create["requestBody"] = [
-            "required": true,
-            "description": "The announcement. `client-payload` (a component) is the stricter rule the apps keep.",
-            "content": ["application/json": mediaType(schema: "create-request", examples: createExamples)],
-        ]
-        var createResponses = JSONObject()
-        createResponses["201"] = response(
-            "Created: the stored announcement with its managementPassword (returned only here).", schema: "create-response",
-            examples: schemaExamples(documents[.createResponse], named: { _ in "created" }))
-        for status in examples.statuses(.create) {
-            createResponses[String(status)] = errorResponse(status, examples.examples(.create, status))
-        }
-        create["responses"] = .object(createResponses)
-
-        var list = operation(
-            "listAnnouncements", tag: "announcements", summary: "List announcements that have a photo",
-            description: """
-                Only announcements with a photo. `lat` and `lng` (both or neither) and `range` (km, default 5) keep those \
-                closer than `range` by great-circle distance (Earth radius 6371 km). Numbers are read like JavaScript \
-                `parseFloat` (`lat=50.06abc` is 50.06; an empty `lat=` counts as absent).
-                """)
-        list["parameters"] = [
-            ["$ref": "#/components/parameters/lat"], ["$ref": "#/components/parameters/lng"], ["$ref": "#/components/parameters/range"],
-        ]
-        list["responses"] = responses(
-            ("200", response("The announcements.", schema: "list-response", examples: schemaExamples(documents[.listResponse], named: { $0["data"]?.arrayValue?.isEmpty == true ? "empty" : "one-announcement" }))),
-            examples: examples, .list)
-
-        var details = operation("getAnnouncement", tag: "announcements", summary: "Read an announcement", description: "Never carries the managementPassword. An unknown or malformed id is 404.")
-        details["responses"] = responses(
-            ("200", response("The announcement.", schema: "announcement", examples: schemaExamples(documents[.announcement], named: { $0["photoUrl"]?.isNull == true ? "without-photo" : "with-photo" }))),
-            examples: examples, .details)
-
-        var adminDelete = operation(
-            "deleteAnnouncementAsAdmin", tag: "admin", summary: "Delete an announcement and its photo",
-            description: "`Authorization: <admin token>`, the raw token without a scheme. A contract run against a shared staging backend uses this to remove what it created.")
-        adminDelete["security"] = [["adminToken": []]]
-        adminDelete["responses"] = responses(("204", response("Deleted: the announcement and its photo are gone.")), examples: examples, .adminDelete)
-        var publicDelete = adminDelete
-        publicDelete["operationId"] = "deleteAnnouncement"
-        publicDelete["summary"] = "Delete an announcement and its photo (the same route under /api/v1)"
-
-        var upload = operation(
-            "uploadPhoto", tag: "photos", summary: "Upload the announcement's photo",
-            description: """
-                `multipart/form-data` with one file part named `photo`; `Authorization: Basic base64(user:password)` where \
-                the password is the announcement's managementPassword and the user is any non-empty text (the iOS app \
-                sends the id). Checked in this order: credentials (401), the announcement (404), the password (403), the \
-                file part (400 MISSING_FILE; another part name or two photo parts: 500 in production), the size (20 MB or \
-                more: 413), the content by its magic bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, HEIF; an animated PNG is \
-                refused: 400 INVALID_FILE_FORMAT). A second upload replaces the first; photoUrl becomes /images/{id}.{ext}.
-                """)
-        upload["security"] = [["managementPassword": []]]
-        upload["requestBody"] = [
-            "required": true,
-            "content": [
-                "multipart/form-data": [
-                    "schema": [
-                        "type": "object",
-                        "properties": [
-                            "photo": [
-                                "type": "string", "contentMediaType": "application/octet-stream",
-                                "description": "The image file, at most 20,971,519 bytes; its declared type is not trusted.",
-                            ],
-                        ],
-                        "required": ["photo"],
-                    ],
-                    "encoding": ["photo": ["contentType": "image/jpeg, image/png, image/gif, image/webp, image/bmp, image/tiff, image/heic, image/heif"]],
-                ],
-            ],
-        ]
-        upload["responses"] = responses(
-            ("201", response("Stored.", schema: nil, inlineSchema: ["type": "object", "maxProperties": 0], examples: ["stored": ["value": [:]]])),
-            examples: examples, .uploadPhoto)
-
-        var image = operation(
-            "getImage", tag: "photos", summary: "The stored photo file",
-            description: "Served until the announcement is deleted; after a replacement with another type the old name is 404. Names are case-sensitive.")
-        var imageResponses = JSONObject()
-        imageResponses["200"] = [
-            "description": "The stored bytes, with the Content-Type of the extension.",
-            "headers": corsHeaders,
-            "content": JSONValue.object(JSONObject(imageTypes.map { ($0, ["schema": ["type": "string", "contentMediaType": .string($0)]]) })),
-        ]
-        for status in examples.statuses(.image) { imageResponses[String(status)] = errorResponse(status, examples.examples(.image, status)) }
-        image["responses"] = .object(imageResponses)
-
-        var health = operation("getHealth", tag: "health", summary: "Liveness", description: "Extra members are tolerated.")
-        health["responses"] = [
-            "200": response("Up.", schema: "health", examples: schemaExamples(documents[.health], named: { _ in "ok" })),
-        ]
-
-        let idParameter: JSONValue = [["$ref": "#/components/parameters/announcementId"]]
+        var patterns: [RoutePattern] = []
+        for route in BackendRoute.table where !patterns.contains(route.pattern) { patterns.append(route.pattern) }
         var result = JSONObject()
-        result["/api/v1/announcements"] = [
-            "get": .object(list), "head": head(list, "headAnnouncements"), "post": .object(create), "options": preflight("preflightAnnouncements"),
-        ]
-        result["/api/v1/announcements/{id}"] = [
-            "parameters": idParameter,
-            "get": .object(details), "head": head(details, "headAnnouncement"), "delete": .object(publicDelete),
-            "options": preflight("preflightAnnouncement"),
-        ]
-        result["/api/v1/announcements/{id}/photos"] = [
-            "parameters": idParameter, "post": .object(upload), "options": preflight("preflightPhotos"),
-        ]
-        result["/api/admin/v1/announcements/{id}"] = [
-            "parameters": idParameter, "delete": .object(adminDelete), "options": preflight("preflightAdminAnnouncement"),
-        ]
-        result["/images/{fileName}"] = [
-            "parameters": [["$ref": "#/components/parameters/imageFileName"]],
-            "get": .object(image), "head": head(image, "headImage"), "options": preflight("preflightImage")]
-        result["/api/health"] = ["get": .object(health), "head": head(health, "headHealth"), "options": preflight("preflightHealth")]
+        for pattern in patterns {
+            var item = JSONObject()
+            if !pattern.parameters.isEmpty { item["parameters"] = .array(pattern.parameters.map(parameterReference)) }
+            for route in BackendRoute.table where route.pattern == pattern {
+                let written = operation(route, documents, examples)
+                item[route.method.lowercased()] = .object(written)
+                if route.method == "GET" { item["head"] = head(written, "head\(pattern.name)") }
+            }
+            item["options"] = preflight("preflight\(pattern.name)")
+            result[pattern.template] = .object(item)
+        }
         return .object(result)
+    }
+
+    /// The operation of one row: its id, tag, summary and description, query parameters,
+    /// credentials, request body, and its answers (the success with its links, then each
+    /// documented error status with the examples of ``OpenAPIExamples``).
+    private static func operation(_ route: BackendRoute, _ documents: ContractDocuments, _ examples: OpenAPIExamples) -> JSONObject {
+        var description = route.operation.description
+        if route.handler == .create { description += " " + errorOrderSentence(CreateRequestCheck.reportingOrder) }
+        var operation = JSONObject([
+            ("operationId", .string(route.operation.id)), ("tags", [.string(route.operation.tag.rawValue)]),
+            ("summary", .string(route.operation.summary)), ("description", .string(description)),
+        ])
+        if !route.queryParameters.isEmpty { operation["parameters"] = .array(route.queryParameters.map(parameterReference)) }
+        if route.authorization != .none { operation["security"] = [.object(JSONObject([(route.authorization.rawValue, JSONValue.array([]))]))] }
+        switch route.request {
+        case .none: break
+        case .json(let schema, let summary):
+            operation["requestBody"] = [
+                "required": true, "description": .string(summary),
+                "content": ["application/json": mediaType(schema: schema.rawValue, examples: schemaExamples(documents[schema], of: schema))],
+            ]
+        case .photo:
+            operation["requestBody"] = photoRequestBody
+        }
+        var responses = JSONObject()
+        var success = successResponse(route.success, documents)
+        if !route.links.isEmpty { success["links"] = links(route.links) }
+        responses[String(route.success.status)] = .object(success)
+        for status in route.errorStatuses {
+            responses[String(status)] = errorResponse(status, examples.examples(route.handler, status))
+        }
+        operation["responses"] = .object(responses)
+        return operation
+    }
+
+    /// The sentence of the create's description that says which problem of a body is reported
+    /// first, read from the order in which the mock's validator runs its checks.
+    package static func errorOrderSentence(_ order: [CreateRequestCheck]) -> String {
+        var parts: [String] = []
+        var fields: [String] = []
+        func endFields() {
+            if fields.count == 1 { parts.append("the field \(fields[0])") }
+            if fields.count > 1 { parts.append("the fields in the order \(fields.joined(separator: ", "))") }
+            fields = []
+        }
+        for check in order {
+            switch check {
+            case .field(let name):
+                fields.append(name)
+            case .unknownKey:
+                endFields()
+                parts.append("the first unknown key")
+            case .contact:
+                endFields()
+                parts.append("the contact rule")
+            }
+        }
+        endFields()
+        return "When several problems exist the first is reported: " + parts.joined(separator: "; then ") + "."
+    }
+
+    /// A row's success answer: its description, the CORS header and its body.
+    private static func successResponse(_ answer: RouteAnswer, _ documents: ContractDocuments) -> JSONObject {
+        let written: JSONValue
+        switch answer.body {
+        case .none:
+            written = response(answer.summary)
+        case .json(let schema):
+            written = response(answer.summary, schema: schema.rawValue, examples: schemaExamples(documents[schema], of: schema))
+        case .emptyObject:
+            written = response(answer.summary, inlineSchema: ["type": "object", "maxProperties": 0], examples: ["empty": ["value": [:]]])
+        case .image:
+            written = [
+                "description": .string(answer.summary),
+                "headers": corsHeaders,
+                "content": JSONValue.object(JSONObject(imageTypes.map { ($0, ["schema": ["type": "string", "contentMediaType": .string($0)]]) })),
+            ]
+        }
+        return written.objectValue ?? JSONObject()
+    }
+
+    /// A row's links as OpenAPI writes them on its success answer.
+    private static func links(_ links: [RouteLink]) -> JSONValue {
+        .object(JSONObject(links.map { link in
+            let parameters = JSONObject(link.parameters.map { ($0.name, JSONValue.string($0.value.description)) })
+            return (link.name, [
+                "operationId": .string(link.operationId), "parameters": .object(parameters), "description": .string(link.summary),
+            ])
+        }))
+    }
+
+    /// The multipart body of the photo upload.
+    private static let photoRequestBody: JSONValue = [
+        "required": true,
+        "content": [
+            "multipart/form-data": [
+                "schema": [
+                    "type": "object",
+                    "properties": [
+                        "photo": [
+                            "type": "string", "contentMediaType": "application/octet-stream",
+                            "description": "The image file, at most 20,971,519 bytes; its declared type is not trusted.",
+                        ],
+                    ],
+                    "required": ["photo"],
+                ],
+                "encoding": ["photo": ["contentType": .string(imageTypes.joined(separator: ", "))]],
+            ],
+        ],
+    ]
+
+    private static func parameterReference(_ parameter: RouteParameter) -> JSONValue {
+        ["$ref": .string("#/components/parameters/\(parameter.component)")]
     }
 
     /// The media types `/images` serves, by extension.
     static let imageTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff", "image/heic", "image/heif"]
-
-    private static func operation(_ id: String, tag: String, summary: String, description: String) -> JSONObject {
-        JSONObject([
-            ("operationId", .string(id)), ("tags", [.string(tag)]), ("summary", .string(summary)), ("description", .string(description)),
-        ])
-    }
 
     /// The `HEAD` twin of a `GET` operation: the same statuses and headers, no body.
     private static func head(_ get: JSONObject, _ id: String) -> JSONValue {
@@ -281,15 +277,6 @@ package enum OpenAPIDocument {
         ]
     }
 
-    private static func responses(_ success: (String, JSONValue), examples: OpenAPIExamples, _ operation: OpenAPIExamples.Operation) -> JSONValue {
-        var result = JSONObject()
-        result[success.0] = success.1
-        for status in examples.statuses(operation) {
-            result[String(status)] = errorResponse(status, examples.examples(operation, status))
-        }
-        return .object(result)
-    }
-
     private static let corsHeaders: JSONValue = [
         "Access-Control-Allow-Origin": ["$ref": "#/components/headers/Access-Control-Allow-Origin"],
     ]
@@ -322,19 +309,33 @@ package enum OpenAPIDocument {
         return response(description, schema: "error-envelope", examples: .object(map))
     }
 
-    /// A schema's own `examples` as an OpenAPI examples map, named by `name` (made unique).
-    private static func schemaExamples(_ schema: JSONValue, named name: (JSONValue) -> String) -> JSONValue {
+    /// A schema's own `examples` as an OpenAPI examples map, each named by what it shows (made
+    /// unique).
+    private static func schemaExamples(_ schema: JSONValue, of name: ContractSchemaName) -> JSONValue {
         var map = JSONObject()
         for example in schema["examples"]?.arrayValue ?? [] {
-            var key = name(example)
+            let base = exampleName(example, of: name)
+            var key = base
             var suffix = 2
             while map[key] != nil {
-                key = "\(name(example))-\(suffix)"
+                key = "\(base)-\(suffix)"
                 suffix += 1
             }
             map[key] = ["summary": .string("From the schema's examples"), "value": example]
         }
         return .object(map)
+    }
+
+    /// What an example of the schema `name` shows, as its name in an examples map.
+    private static func exampleName(_ example: JSONValue, of name: ContractSchemaName) -> String {
+        switch name {
+        case .createRequest, .clientPayload: "\(example["status"]?.stringValue?.lowercased() ?? "report")-report"
+        case .createResponse: "created"
+        case .announcement: example["photoUrl"]?.isNull == true ? "without-photo" : "with-photo"
+        case .listResponse: example["data"]?.arrayValue?.isEmpty == true ? "empty" : "one-announcement"
+        case .health: "ok"
+        case .errorEnvelope: example["error"]?["code"]?.stringValue?.lowercased() ?? "error"
+        }
     }
 
     // MARK: Components
@@ -346,44 +347,49 @@ package enum OpenAPIDocument {
         }
         return [
             "schemas": .object(schemas),
-            "parameters": [
-                "announcementId": [
-                    "name": "id", "in": "path", "required": true,
-                    "description": "The announcement's id (a lower-case UUID v4 when it exists; anything else is 404, and text that is not valid percent-encoding is 500).",
-                    "schema": ["type": "string"],
-                ],
-                "lat": [
-                    "name": "lat", "in": "query", "description": "Latitude of the centre; required with lng.",
-                    "schema": ["type": "number", "minimum": -90, "maximum": 90],
-                ],
-                "lng": [
-                    "name": "lng", "in": "query", "description": "Longitude of the centre; required with lat.",
-                    "schema": ["type": "number", "minimum": -180, "maximum": 180],
-                ],
-                "range": [
-                    "name": "range", "in": "query", "description": "Radius in km (greater than zero).",
-                    "schema": ["type": "integer", "minimum": 1, "default": 5],
-                ],
-                "imageFileName": [
-                    "name": "fileName", "in": "path", "required": true,
-                    "description": "`{id}.{ext}` as in the announcement's photoUrl; ext is the detected type.",
-                    "schema": ["type": "string", "pattern": "^[^/]+\\.(jpeg|png|gif|webp|bmp|tiff|heic|heif)$"],
-                ],
-            ],
+            "parameters": parameterComponents,
             "headers": [
                 "Access-Control-Allow-Origin": ["description": "CORS is open: always `*`.", "schema": ["const": "*"]],
             ],
-            "securitySchemes": [
-                "managementPassword": [
-                    "type": "http", "scheme": "basic",
-                    "description": "User: any non-empty text (the iOS app sends the announcement id). Password: the managementPassword the create answered.",
-                ],
-                "adminToken": [
-                    "type": "apiKey", "in": "header", "name": "Authorization",
-                    "description": "The raw admin token, without a scheme.",
-                ],
-            ],
+            "securitySchemes": securitySchemes,
         ]
+    }
+
+    /// Every parameter of the route table's rows (path and query), by component name.
+    private static var parameterComponents: JSONValue {
+        var components = JSONObject()
+        for route in BackendRoute.table {
+            for parameter in route.pattern.parameters + route.queryParameters where components[parameter.component] == nil {
+                var written = JSONObject()
+                written["name"] = .string(parameter.name)
+                switch parameter.location {
+                case .path: written["in"] = "path"
+                case .query: written["in"] = "query"
+                }
+                if parameter.isRequired { written["required"] = true }
+                written["description"] = .string(parameter.summary)
+                written["schema"] = parameter.schema
+                components[parameter.component] = .object(written)
+            }
+        }
+        return .object(components)
+    }
+
+    /// The credentials the rows ask for, by the name their `security` uses.
+    private static var securitySchemes: JSONValue {
+        var schemes = JSONObject()
+        for authorization in RouteAuthorization.allCases {
+            switch authorization {
+            case .none: continue
+            case .managementPassword:
+                schemes[authorization.rawValue] = ["type": "http", "scheme": "basic", "description": .string(authorization.summary)]
+            case .adminToken:
+                schemes[authorization.rawValue] = [
+                    "type": "apiKey", "in": "header", "name": "Authorization", "description": .string(authorization.summary),
+                ]
+            }
+        }
+        return .object(schemes)
     }
 
     /// A contract schema as a component: without `$id` and `$schema`, its references rewritten

@@ -27,24 +27,9 @@ package struct OpenAPIExamples: Sendable {
         package var value: JSONValue
     }
 
-    /// The operations examples are collected for.
-    package enum Operation: String, Sendable, CaseIterable {
-        /// `POST /api/v1/announcements`.
-        case create
-        /// `GET /api/v1/announcements`.
-        case list
-        /// `GET /api/v1/announcements/{id}`.
-        case details
-        /// `POST /api/v1/announcements/{id}/photos`.
-        case uploadPhoto
-        /// `DELETE /api/admin/v1/announcements/{id}` (and its `/api/v1` twin).
-        case adminDelete
-        /// `GET /images/{fileName}`.
-        case image
-    }
-
-    /// Examples by operation and status.
-    package private(set) var answers: [Operation: [Int: [Example]]] = [:]
+    /// Examples by the handler of the route (``BackendRoute/handler``) and status: both delete
+    /// routes share theirs.
+    package private(set) var answers: [RouteHandler: [Int: [Example]]] = [:]
 
     /// The announcement id used for "no announcement with that id".
     package static let unknownId = "00000000-0000-4000-8000-000000000000"
@@ -59,14 +44,14 @@ package struct OpenAPIExamples: Sendable {
         collectDocumented(documents.negativeCases, backend: backend)
     }
 
-    /// The examples of `operation` answered with `status`, in the order first seen.
-    package func examples(_ operation: Operation, _ status: Int) -> [Example] {
-        answers[operation]?[status] ?? []
+    /// The examples of the routes of `handler` answered with `status`, in the order first seen.
+    package func examples(_ handler: RouteHandler, _ status: Int) -> [Example] {
+        answers[handler]?[status] ?? []
     }
 
-    /// The statuses `operation` has examples of, ascending.
-    package func statuses(_ operation: Operation) -> [Int] {
-        (answers[operation] ?? [:]).keys.sorted()
+    /// The statuses the routes of `handler` have examples of, ascending.
+    package func statuses(_ handler: RouteHandler) -> [Int] {
+        (answers[handler] ?? [:]).keys.sorted()
     }
 
     // MARK: Collecting
@@ -142,7 +127,7 @@ package struct OpenAPIExamples: Sendable {
         ]
         for (name, summary, token, expected) in deletes {
             record(
-                .adminDelete, BackendTarget.adminDeleteRequest(AnnouncementPath(constant: Self.unknownId), authorization: token), expected: expected,
+                .delete, BackendTarget.adminDeleteRequest(AnnouncementPath(constant: Self.unknownId), authorization: token), expected: expected,
                 backend: backend, name: name, summary: summary, source: source)
         }
         record(
@@ -153,7 +138,7 @@ package struct OpenAPIExamples: Sendable {
 
     /// Sends `request`; keeps its answer as an example when it is what `expected` says.
     private mutating func record(
-        _ operation: Operation, _ request: TransportRequest, expected: ExpectedResponse, backend: MockBackend, name: String,
+        _ handler: RouteHandler, _ request: TransportRequest, expected: ExpectedResponse, backend: MockBackend, name: String,
         summary: String, source: String
     ) {
         let answer = Self.send(request, to: backend)
@@ -162,7 +147,7 @@ package struct OpenAPIExamples: Sendable {
             error["requestId"] = .string(Self.requestId)
             body = ["error": .object(error)]
         }
-        var byStatus = answers[operation] ?? [:]
+        var byStatus = answers[handler] ?? [:]
         var list = byStatus[answer.status] ?? []
         if let index = list.firstIndex(where: { $0.value == body }) {
             list[index].description += " Also `\(name)`: \(summary)."
@@ -170,7 +155,7 @@ package struct OpenAPIExamples: Sendable {
             list.append(Example(name: name, summary: summary, description: "From \(source)", value: body))
         }
         byStatus[answer.status] = list
-        answers[operation] = byStatus
+        answers[handler] = byStatus
     }
 
     private static func createRequest(_ body: Data) -> TransportRequest {

@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotMockBackend
 @testable import PetSpotOpenAPI
 import PetSpotRuntime
 import PetSpotSchema
@@ -99,7 +100,11 @@ struct OpenAPITests {
         wrongDialect["jsonSchemaDialect"] = "https://json-schema.org/draft/2020-12/schema"
         var badResponse = document
         badResponse["paths"] = ["/api/health": ["get": ["responses": ["200": ["content": [:]]]]]]
-        for broken in [noInfo, wrongDialect, badResponse] {
+        var linkWithoutOperation = document
+        linkWithoutOperation["paths"] = [
+            "/api/health": ["get": ["responses": ["200": ["description": "Up.", "links": ["Again": ["parameters": ["id": "$response.body#/id"]]]]]]],
+        ]
+        for broken in [noInfo, wrongDialect, badResponse, linkWithoutOperation] {
             #expect(try !compiled.isValid(.object(broken)))
         }
     }
@@ -119,6 +124,128 @@ struct OpenAPITests {
                 #expect(item["head"] != nil, "HEAD is answered by every GET route: \(path)")
             }
             #expect(item["options"] != nil, "every route answers a preflight: \(path)")
+        }
+    }
+
+    @Test("the paths are the route table's rows, with the links they name")
+    func pathsFromTheRouteTable() throws {
+        let paths = try #require(Self.document["paths"]?.objectValue)
+        #expect(Set(paths.keys) == Set(BackendRoute.table.map(\.pattern.template)))
+        var rowLinks = 0
+        for route in BackendRoute.table {
+            let operation = try #require(paths[route.pattern.template]?[route.method.lowercased()], "\(route)")
+            #expect(operation["operationId"] == .string(route.operation.id), "\(route)")
+            let links = operation["responses"]?[String(route.success.status)]?["links"]?.objectValue ?? JSONObject()
+            #expect(links.keys == route.links.map(\.name), "\(route)")
+            rowLinks += route.links.count
+        }
+        // create -> upload, details, both deletes; upload -> details; each delete -> details, upload.
+        #expect(rowLinks >= 9)
+    }
+
+    @Test("every link names an operation of the document and parameters it has, valued from what its source gives")
+    func linksResolve() throws {
+        let operations = Self.operations()
+        var checked = 0
+        for (sourceId, source) in operations {
+            for (status, response) in source.operation["responses"]?.objectValue ?? JSONObject() {
+                for (name, link) in response["links"]?.objectValue ?? JSONObject() {
+                    let at = "\(sourceId) \(status) link \(name)"
+                    let targetId = try #require(link["operationId"]?.stringValue, "\(at) has an operationId")
+                    guard let target = operations[targetId] else {
+                        Issue.record("\(at): no operation \(targetId)")
+                        continue
+                    }
+                    for (parameter, expression) in link["parameters"]?.objectValue ?? JSONObject() {
+                        #expect(target.parameters.contains { $0.name == parameter }, "\(at): \(targetId) has no parameter \(parameter)")
+                        let text = try #require(expression.stringValue, "\(at): \(parameter) is a runtime expression")
+                        if text.hasPrefix("$response.body#/") {
+                            let member = String(text.dropFirst("$response.body#/".count))
+                            let schema = try #require(response["content"]?["application/json"]?["schema"], "\(at): the answer has a JSON body")
+                            let properties = (schema["$ref"]?.stringValue).flatMap(Self.resolve)?["properties"] ?? schema["properties"]
+                            #expect(properties?[member] != nil, "\(at): the answer's body has no \(member)")
+                        } else if text.hasPrefix("$request.path.") {
+                            let name = String(text.dropFirst("$request.path.".count))
+                            #expect(source.parameters.contains { $0.name == name && $0.location == "path" }, "\(at): \(sourceId) has no path parameter \(name)")
+                        } else {
+                            Issue.record("\(at): \(text) is not an expression this document uses")
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == BackendRoute.table.reduce(0) { $0 + $1.links.reduce(0) { $0 + $1.parameters.count } })
+        #expect(checked >= 9)
+    }
+
+    /// Every operation of the document by operationId, with the parameters it has (its path's and
+    /// its own, references resolved).
+    static func operations() -> [String: (operation: JSONValue, parameters: [(name: String, location: String)])] {
+        var result: [String: (operation: JSONValue, parameters: [(name: String, location: String)])] = [:]
+        for (_, item) in document["paths"]?.objectValue ?? JSONObject() {
+            let shared = item["parameters"]?.arrayValue ?? []
+            for (method, operation) in item.objectValue ?? JSONObject() where method != "parameters" {
+                guard let id = operation["operationId"]?.stringValue else { continue }
+                let parameters = (shared + (operation["parameters"]?.arrayValue ?? [])).compactMap { parameter -> (name: String, location: String)? in
+                    let resolved = (parameter["$ref"]?.stringValue).flatMap(resolve) ?? parameter
+                    guard let name = resolved["name"]?.stringValue, let location = resolved["in"]?.stringValue else { return nil }
+                    return (name, location)
+                }
+                result[id] = (operation, parameters)
+            }
+        }
+        return result
+    }
+
+    @Test("the create's error order is the mock validator's: the prose names the checks in the list's order")
+    func errorOrderFromTheValidator() throws {
+        let order = CreateRequestCheck.reportingOrder
+        let sentence = OpenAPIDocument.errorOrderSentence(order)
+        let description = try #require(Self.document["paths"]?["/api/v1/announcements"]?["post"]?["description"]?.stringValue)
+        #expect(description.contains(sentence))
+        #expect(Self.positions(of: order, in: sentence) == Self.positions(of: order, in: sentence).sorted())
+        #expect(sentence.contains("the fields in the order petName, species, breed"))
+
+        var moved = order
+        moved.swapAt(0, 1)
+        moved.append(moved.remove(at: moved.firstIndex(of: .unknownKey) ?? 0))
+        let movedSentence = OpenAPIDocument.errorOrderSentence(moved)
+        #expect(movedSentence != sentence)
+        #expect(Self.positions(of: moved, in: movedSentence) == Self.positions(of: moved, in: movedSentence).sorted(), "\(movedSentence)")
+        #expect(movedSentence.hasSuffix("then the contact rule; then the first unknown key."), "\(movedSentence)")
+        #expect(OpenAPIDocument.errorOrderSentence([.contact, .field("age"), .unknownKey])
+            == "When several problems exist the first is reported: the contact rule; then the field age; then the first unknown key.")
+    }
+
+    /// Where each check is named in `sentence`.
+    static func positions(of order: [CreateRequestCheck], in sentence: String) -> [Int] {
+        order.map { check in
+            let pattern = switch check {
+            case .field(let name): "\\b\(name)\\b"
+            case .unknownKey: "the first unknown key"
+            case .contact: "the contact rule"
+            }
+            let range = sentence.range(of: pattern, options: .regularExpression)
+            return range.map { sentence.distance(from: sentence.startIndex, to: $0.lowerBound) } ?? -1
+        }
+    }
+
+    @Test("the validator's order is backend-contract.md's")
+    func errorOrderIsTheDocs() throws {
+        guard let url = BackendContractDoc.url else { return sharedDataMissing("backend-contract.md not found in ../shared/docs or PETSPOT_DOCS_DIR") }
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        let sentence = try #require(text.firstMatch(of: /the fields in the order ([A-Za-z, ]+); then an unknown key \([^)]*\); then the contact rule/))
+        let fields = sentence.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(fields.count == 14)
+        #expect(CreateRequestCheck.reportingOrder == fields.map { .field($0) } + [.unknownKey, .contact])
+    }
+
+    @Test("each row documents the error statuses its examples answer")
+    func errorStatusesHaveExamples() throws {
+        let examples = OpenAPIExamples(documents: try ContractDocuments.load())
+        for route in BackendRoute.table {
+            #expect(examples.statuses(route.handler) == route.errorStatuses, "\(route)")
         }
     }
 

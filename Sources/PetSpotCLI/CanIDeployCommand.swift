@@ -123,12 +123,10 @@ struct CanIDeployCommand: RunnerCommand {
             throw RunnerError.unreachable("cannot reach \(baseURL.absoluteString): \(error.description)")
         }
         let probe = await RunCommand.sendProfileProbe(transport)
-        if let noAPI = RunCommand.noCreateRoute(probe, baseURL: baseURL) { throw noAPI }
-        if let refused = await RunCommand.refusedAdminToken(
+        if case .failure(let error)? = probe { throw RunCommand.unreachable(baseURL, error) }
+        if let noAPI = RunCommand.noCreateRoute(try? probe?.get(), baseURL: baseURL) { throw noAPI }
+        try await RunCommand.checkAdminToken(
             adminToken, from: adminTokenFromCommandLine ? "--admin-token" : CurlReproduction.adminTokenVariable, transport)
-        {
-            throw refused
-        }
         let supported = releases.filter(\.isSupported)
         let requests = supported.reduce(0) { $0 + $1.requestCount }
         if !outputs.quiet {

@@ -34,6 +34,12 @@ struct MisbehavingAdapter {
         "sleep 60 & echo $! >> '\(pidFile.path)'\nsleep 60 & echo $! >> '\(pidFile.path)'\n"
     }
 
+    /// Lines of the script that read the first question and answer it validly (a report blocked at
+    /// the photo step): an adapter that has not given one valid answer is a setup error, so a
+    /// test about a failing adapter's answers starts with this one.
+    static let firstAnswerValid = "read question\nid=$(printf '%s\\n' \"$question\" | sed 's/^{\"v\":[0-9]*,\"id\":\\([0-9]*\\).*/\\1/')\n"
+        + "printf '{\"v\":1,\"id\":%s,\"outcome\":\"blocked\",\"step\":\"photo\",\"fields\":[\"photo\"]}\\n' \"$id\"\n"
+
     /// Every pid recorded so far.
     var pids: [pid_t] {
         ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
@@ -149,7 +155,7 @@ struct MisbehavingAdapterTests {
     func escapesAndHugeLines() async throws {
         let adapter = try MisbehavingAdapter("")
         defer { adapter.cleanUp() }
-        try ("echo $$ >> '\(adapter.pidFile.path)'\nwhile read question; do\n"
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + MisbehavingAdapter.firstAnswerValid + "while read question; do\n"
             + "printf '\\033[2J\\033[31m'; head -c 15000000 /dev/zero | tr '\\0' a; printf '\\n'\ndone\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         // Writing 15 MB through a pipe takes seconds on a loaded machine; the time-out is not

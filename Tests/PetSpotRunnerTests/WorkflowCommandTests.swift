@@ -85,7 +85,7 @@ struct WorkflowCommandTests {
         let adapter = try MisbehavingAdapter("")
         defer { adapter.cleanUp() }
         let errors = HostileText.lines.map { "printf '%s\\n' '\($0)' >&2\n" }.joined()
-        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + errors + "while read question; do\n"
+        try ("echo $$ >> '\(adapter.pidFile.path)'\n" + errors + MisbehavingAdapter.firstAnswerValid + "while read question; do\n"
             + "printf '%s\\n' '##[stop-commands]\(HostileText.stopToken) ::add-mask::FAILED'\ndone\n")
             .write(to: adapter.script, atomically: true, encoding: .utf8)
         let junit = adapter.directory.appendingPathComponent("report.xml").path

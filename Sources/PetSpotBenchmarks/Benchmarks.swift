@@ -60,6 +60,9 @@ public enum Benchmarks {
         case challenge
         /// Secrets masked in 10 MB of report text, in every encoding: MB/s.
         case redaction
+        /// `record` of the three historic builds and `can-i-deploy` of them against a local mock,
+        /// unchanged and serving each planted contract change: times, and the expected matrix.
+        case releases
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -84,6 +87,7 @@ public enum Benchmarks {
             case .backendDefects: plantedDefects(emit: emit)
             case .appDefects: try DefectBenchmark.run(emit: emit)
             case .submissionDefects: try SubmissionDefectBenchmark.run(emit: emit)
+            case .releases: try ReleaseGateBenchmark.run(emit: emit)
             case .challenge: shrinkingChallenge(emit: emit)
             case .redaction: redaction(emit: emit)
             }

@@ -198,7 +198,14 @@ struct RedactionTests {
         let report = ContractReport(command: "", arguments: [], target: "", seed: nil, startedAt: Date(), durationSeconds: 0, groups: [])
         #expect(Mirror(reflecting: report).children.compactMap(\.label) == [
             "command", "arguments", "target", "seed", "startedAt", "durationSeconds", "groups", "leftovers", "notes", "replay",
-            "coverage", "findings",
+            "coverage", "findings", "releases",
+        ])
+        #expect(Mirror(reflecting: ReleaseOutcome(name: "", recordedOn: "", protocolVersion: 2, verdict: .breaks)).children.compactMap(\.label) == [
+            "name", "recordedOn", "protocolVersion", "verdict", "tried", "accepted", "refusals", "nowAccepted", "notChecked", "unavailableFlows",
+        ])
+        #expect(Mirror(reflecting: ReleaseOutcome.Refusal(
+            status: 400, code: nil, field: nil, count: 1, known: false, examplePayload: "", exampleAnswer: "", reproduce: nil)).children.compactMap(\.label) == [
+            "status", "code", "field", "count", "known", "examplePayload", "exampleAnswer", "reproduce",
         ])
         // And each string field is passed through: a secret and an escape code in every one.
         let secret = "p4ssw0rd-secret"
@@ -221,6 +228,10 @@ struct RedactionTests {
         recorder.leave(Leftover(id: dirty, microchipNumber: dirty, reason: dirty))
         recorder.note(dirty)
         recorder.setReplay(dirty)
+        recorder.release(ReleaseOutcome(
+            name: dirty, recordedOn: dirty, protocolVersion: 2, verdict: .breaks, tried: 1,
+            refusals: [ReleaseOutcome.Refusal(status: 400, code: dirty, field: dirty, count: 1, known: false, examplePayload: dirty, exampleAnswer: dirty, reproduce: dirty)],
+            unavailableFlows: [dirty]))
         let sanitized = recorder.report(command: dirty, arguments: [dirty], target: dirty, seed: 1, startedAt: Date())
         for text in [sanitized.consoleText, sanitized.json.serialized(), sanitized.junitXML, sanitized.htmlDocument] {
             #expect(!text.contains(secret))

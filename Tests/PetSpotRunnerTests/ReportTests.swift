@@ -105,7 +105,7 @@ struct ReportTests {
         let object = try #require(json.objectValue)
         #expect(object.keys == [
             "reportVersion", "tool", "toolVersion", "command", "arguments", "target", "seed", "replay", "startedAt",
-            "durationSeconds", "summary", "groups", "leftovers", "notes", "findings",
+            "durationSeconds", "summary", "groups", "leftovers", "notes", "findings", "releases",
         ])
         #expect(object["reportVersion"] == 4)
         #expect(object["seed"] == "42")

@@ -29,7 +29,8 @@ import base64, datetime, http.client, json, socket, sys, unicodedata, urllib.err
 
 DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-example-adapter/Defects.swift
     ("chip-keeps-16", "chipNumber", "limit + 1"), ("chip-keeps-14", "chipNumber", "limit"),
-    ("chip-unicode-digits", "chipNumber", "look-alike"), ("chip-scalar-filter", "chipNumber", "look-alike"),
+    ("chip-unicode-digits", "chipNumber", "look-alike"), ("chip-any-number", "chipNumber", "look-alike"),
+    ("chip-scalar-filter", "chipNumber", "look-alike"),
     ("chip-blank-sent", "chipNumber", "empty"), ("phone-min-6", "phone", "limit - 1"), ("phone-min-8", "phone", "limit"),
     ("phone-max-12", "phone", "limit + 1"), ("phone-max-10", "phone", "limit"), ("phone-unicode-digits", "phone", "look-alike"),
     ("phone-scalar-filter", "phone", "look-alike"), ("phone-nfkc", "phone", "look-alike"), ("phone-optional", "phone", "empty"),
@@ -129,11 +130,13 @@ def graphemes(text):
 
 def ascii_digit(g): return len(g) == 1 and "0" <= g <= "9"
 def any_digit(g): return len(g) == 1 and unicodedata.decimal(g, None) is not None
+def any_number(g): return g[0].isnumeric()  # Swift's Character.isNumber: the first scalar has a numeric type
 
 def chip_digits(typed):
     limit = 16 if has("chip-keeps-16") else 14 if has("chip-keeps-14") else 15
     units = list(typed) if has("chip-scalar-filter") else graphemes(typed)
-    kept = [g for g in units if ascii_digit(g) or (has("chip-unicode-digits") and any_digit(g))]
+    kept = [g for g in units if ascii_digit(g) or (has("chip-unicode-digits") and any_digit(g))
+            or (has("chip-any-number") and any_number(g))]
     return "".join(kept[:limit])
 
 def phone_kept(typed, caregiver):

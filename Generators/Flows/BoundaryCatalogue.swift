@@ -453,11 +453,24 @@ public enum LookAlikes {
         public let samples: [String]
     }
 
-    /// Look-alikes of the ASCII digits: other scripts' digits, fullwidth forms, a digit carrying a
-    /// combining mark or a zero-width joiner, a keycap (report-flows.md: dropped whole).
+    /// Look-alikes of the ASCII digits, a kind each so that every one reaches its rule at
+    /// default: the digit kinds a filter keeping `Character.isNumber` or a `wholeNumberValue`
+    /// keeps and report-flows.md's rules drop (decimal digits of other scripts, fullwidth and
+    /// mathematical digits; numbers that are not decimal digits: superscripts, circled numbers,
+    /// vulgar fractions, Roman numerals), a digit carrying a combining mark or a zero-width
+    /// joiner, a keycap (report-flows.md: dropped whole).
     public static let digits: [Kind] = [
-        Kind(name: "a non-ASCII digit", samples: ["\u{0663}", "\u{06F7}", "\u{0969}", "\u{09EB}"]),
+        Kind(name: "an Arabic-Indic digit", samples: ["\u{0663}", "\u{0667}"]),
+        Kind(name: "an Extended Arabic-Indic digit", samples: ["\u{06F7}", "\u{06F4}"]),
+        Kind(name: "a Devanagari digit", samples: ["\u{0969}", "\u{0967}"]),
+        Kind(name: "a Bengali digit", samples: ["\u{09EB}", "\u{09E8}"]),
+        Kind(name: "a Thai digit", samples: ["\u{0E53}", "\u{0E57}"]),
         Kind(name: "a fullwidth digit", samples: ["\u{FF13}", "\u{FF17}", "\u{FF10}"]),
+        Kind(name: "a mathematical bold digit", samples: ["\u{1D7CF}", "\u{1D7D5}"]),
+        Kind(name: "a superscript digit", samples: ["\u{00B2}", "\u{00B3}", "\u{2077}"]),
+        Kind(name: "a circled number", samples: ["\u{2460}", "\u{2466}"]),
+        Kind(name: "a vulgar fraction", samples: ["\u{00BD}", "\u{00BE}"]),
+        Kind(name: "a Roman numeral", samples: ["\u{216B}", "\u{2167}"]),
         Kind(name: "a digit with a combining mark", samples: ["7\u{0301}", "3\u{0308}", "0\u{20DD}"]),
         Kind(name: "a digit joined to a ZWJ", samples: ["7\u{200D}", "1\u{200D}"]),
         Kind(name: "a keycap digit", samples: ["1\u{FE0F}\u{20E3}", "7\u{FE0F}\u{20E3}"]),

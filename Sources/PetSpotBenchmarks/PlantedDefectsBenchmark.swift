@@ -43,7 +43,39 @@ extension Benchmarks {
         emit(BenchmarkFigure("planted backend defects caught", "\(results.count - missed.count)/\(pairs.count)", ""))
         emit(BenchmarkFigure("planted_defects_max_requests_per_run", String(results.map(\.requestsSent).max() ?? 0), "requests"))
         emit(BenchmarkFigure("planted_defects_time", format(seconds, decimals: 1), "s"))
-        sequenceDefects(seeds: max(1, Int(ProcessInfo.processInfo.environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 1), emit: emit)
+        let seeds = max(1, Int(ProcessInfo.processInfo.environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 1)
+        listCapDefects(seeds: seeds, emit: emit)
+        sequenceDefects(seeds: seeds, emit: emit)
+    }
+
+    /// The silent list caps (``MockDefect/listPageSize``) over `seeds` seeds each
+    /// (`PETSPOT_BENCH_SEEDS`), in each profile: the list-depth group draws its count from the
+    /// seed, so each seed is a run of its own; caught when a group of the list surface fails.
+    static func listCapDefects(seeds: Int, emit: (BenchmarkFigure) -> Void) {
+        let pairs = PlantedDefectRuns.pairs.filter { $0.0.listPageSize != nil }
+        let runs = pairs.flatMap { pair in (1...seeds).map { RunBox(defect: pair.0, profile: pair.1, seed: UInt64($0)) } }
+        let outcomes = Locked<[(RunBox, PlantedDefectRuns.Outcome)]>([])
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            await forEachConcurrently(runs, limit: 2) { run in
+                if let outcome = try? await PlantedDefectRuns.outcome(run.defect, profile: run.profile, seed: run.seed) {
+                    outcomes.withLock { $0.append((run, outcome)) }
+                }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        let results = outcomes.withLock { $0 }
+        for pair in pairs {
+            let mine = results.filter { $0.0.defect == pair.0 && $0.0.profile == pair.1 }
+            let missed = mine.filter { !$0.1.caught }.map { String($0.0.seed) }
+            emit(BenchmarkFigure(
+                "list_cap_defect_\(pair.0.name)_\(pair.1.rawValue)", "\(mine.count - missed.count)/\(seeds)",
+                "seeds" + (missed.isEmpty ? "" : "; missed with seeds \(missed.joined(separator: ","))")))
+        }
+        emit(BenchmarkFigure(
+            "silent list caps caught", "\(results.filter(\.1.caught).count)/\(runs.count)",
+            "runs (\(pairs.count) defect-profile pairs x \(seeds) seeds)"))
     }
 
     /// The sequence and concurrency defects over `seeds` seeds each (`PETSPOT_BENCH_SEEDS`),

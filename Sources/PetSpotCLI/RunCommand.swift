@@ -88,6 +88,22 @@ struct RunCommand: RunnerCommand {
     static let maxTimeouts = Option.int(
         "--max-timeouts", default: BackendTarget.defaultMaxConsecutiveTimeouts, in: 1...1_000,
         help: "Requests timing out in a row that stop a contract group (its other contracts are skipped) or the cleanup.")
+    /// `--list-depth N`: the announcements with a photo the list-depth contract makes visible to
+    /// one list query; absent, a count drawn from the seed (``ListDepth/drawnRange``), which the
+    /// replay line's seed draws again.
+    static let listDepth = Option<ListDepth>(
+        OptionSpec(
+            "--list-depth", value: "N",
+            default: "drawn from the seed, \(ListDepth.drawnRange.lowerBound) to \(ListDepth.drawnRange.upperBound)",
+            help: "Announcements with a photo one list query must show all of (3 requests each, deleted after); 0: none."),
+        replay: .whenGiven,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) -> ListDepth in
+            guard !given.isEmpty else { return .drawn }
+            return .given(try Option<Int>.int("--list-depth", default: 0, in: 0...50_000, help: "").resolveValue(given, in: context))
+        }, words: { depth -> String? in
+            guard case .given(let count) = depth else { return nil }
+            return "--list-depth \(count)"
+        })
     static let maxResponseBytes = Option.int(
         "--max-response-bytes", value: "B", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024),
         defaultText: "\(RunnerHTTPTransport.defaultMaxResponseBytes) (4 MiB)", help: "Longest answer body read; a longer one fails its contract.")
@@ -124,7 +140,7 @@ struct RunCommand: RunnerCommand {
             """,
         options: [
             baseURL, CommonOptions.seed, cases, profile, adminToken, allowLeftovers, concurrency, maxRequests, timeout, deadline, maxTimeouts,
-            maxResponseBytes,
+            maxResponseBytes, listDepth,
         ]
             + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
@@ -151,6 +167,8 @@ struct RunCommand: RunnerCommand {
     let maxTimeouts: Int
     /// The longest answer body read (`--max-response-bytes`).
     let maxResponseBytes: Int
+    /// Announcements with a photo one list query must show (`--list-depth`).
+    let listDepth: ListDepth
     /// The password of a `--base-url` given with credentials (never sent; masked in every output).
     let baseURLPassword: String?
     let outputs: ReportOutputs
@@ -181,6 +199,7 @@ struct RunCommand: RunnerCommand {
         deadlineSeconds = options[Self.deadline]
         maxTimeouts = options[Self.maxTimeouts]
         maxResponseBytes = options[Self.maxResponseBytes]
+        listDepth = options[Self.listDepth]
         outputs = try ReportOutputs(options)
         showsProgress = !options[CommonOptions.noProgress]
         replayCommand = options.replayLine
@@ -265,7 +284,7 @@ struct RunCommand: RunnerCommand {
         let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
             .running(
                 against: transport, name: baseURL.absoluteString, profile: profile, adminToken: adminToken, concurrency: concurrency,
-                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts, createsWithoutAdminToken: allowsLeftovers)
+                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts, createsWithoutAdminToken: allowsLeftovers, listDepth: listDepth)
         // A second signal exits at once: it first lists what is not deleted, on standard error and
         // in the JSON report.
         let exitReport = SignalTrap.shared.register(.cleanup { [self] in

@@ -43,6 +43,9 @@ package final class BackendTarget: Sendable {
     /// Requests that time out in a row before a group (or the cleanup) stops sending: the breaker
     /// (`--max-timeouts`).
     package let maxConsecutiveTimeouts: Int
+    /// How many announcements with a photo the list-depth contract makes visible to one query
+    /// (`--list-depth`).
+    package let listDepth: ListDepth
     /// Masks the admin token (and, per case, management passwords) in everything recorded.
     package let redactor: Redactor
     /// The reports the submission group sends.
@@ -80,10 +83,11 @@ package final class BackendTarget: Sendable {
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
         serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts,
-        createsWithoutAdminToken: Bool = false
+        createsWithoutAdminToken: Bool = false, listDepth: ListDepth = .drawn
     ) {
         self.createsWithoutAdminToken = createsWithoutAdminToken
         self.maxConsecutiveTimeouts = max(1, maxConsecutiveTimeouts)
+        self.listDepth = listDepth
         self.name = name
         self.baseURL = baseURL
         self.transport = transport

@@ -528,6 +528,9 @@ public final class MockBackend: Sendable {
             }
         }
         if behaviour.has(.sequenceListLimit20) { announcements = Array(announcements.prefix(20)) }
+        if let pageSize = behaviour.defects.compactMap(\.listPageSize).min() {
+            announcements = Array(announcements.reversed().prefix(pageSize))
+        }
         if behaviour.has(.sequenceListCacheStale) { store.cacheList(announcements, query: query) }
         return listResponse(announcements)
     }

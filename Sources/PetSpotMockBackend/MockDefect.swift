@@ -38,6 +38,11 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
     case listStrictNumberParsing = "list-strict-number-parsing"
     /// An empty `lat=` is refused instead of counting as absent.
     case listEmptyParameterRejected = "list-empty-parameter-rejected"
+    /// The list answers at most 50 announcements, newest first, and says nothing of the rest
+    /// (a page size left as a `LIMIT`).
+    case listPage50 = "list-page-50"
+    /// The list answers at most 100 announcements, newest first, and says nothing of the rest.
+    case listPage100 = "list-page-100"
 
     // MARK: Details
     /// Details answer the stored `managementPassword` hash.
@@ -199,7 +204,7 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         switch self {
         case .listShowsPhotoless, .listDefaultRange10km, .listRangeRoundedInclusive, .listEarthRadiusMiles, .listLatitudeUnchecked,
              .listPartnerOptional, .listRangeZeroAccepted, .listRangeNegativeAccepted, .listRangeFractionAccepted,
-             .listStrictNumberParsing, .listEmptyParameterRejected:
+             .listStrictNumberParsing, .listEmptyParameterRejected, .listPage50, .listPage100:
             .list
         case .detailsLeaksPassword, .detailsUnknownID200, .detailsMalformedID500: .details
         case .photoURLDeclaredType, .imagesWrongContentType, .imagesStaleBytes, .imagesAnyExtension, .photoSecondUploadIgnored,
@@ -250,6 +255,8 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case .listRangeFractionAccepted: "a non-integer range (1.5) is accepted"
         case .listStrictNumberParsing: "query numbers read with Number(): lat=50.06abc is refused instead of read as 50.06"
         case .listEmptyParameterRejected: "an empty lat= is refused instead of counting as absent"
+        case .listPage50: "the list answers at most 50 announcements (newest first), silently"
+        case .listPage100: "the list answers at most 100 announcements (newest first), silently"
         case .detailsLeaksPassword: "details include the stored managementPassword hash"
         case .detailsUnknownID200: "an unknown id answers 200 null instead of the 404 envelope"
         case .detailsMalformedID500: "an id that is not a UUID answers 500 instead of the 404 envelope"
@@ -306,6 +313,16 @@ public enum MockDefect: String, CaseIterable, Sendable, Hashable, CustomStringCo
         case .concurrencyLostInsert: "of two concurrent creates, one answers 201 and is lost (read-modify-write of the store)"
         case .concurrencyUploadsCrossed: "concurrent uploads to different announcements store each other's bytes"
         case .concurrencyDeleteTwice204: "two concurrent deletes of one announcement both answer 204 (look-up, then removal)"
+        }
+    }
+
+    /// The most rows a list answers under this defect (newest first), or `nil` when it caps
+    /// nothing so: a page size left as a `LIMIT` without paging.
+    public var listPageSize: Int? {
+        switch self {
+        case .listPage50: 50
+        case .listPage100: 100
+        default: nil
         }
     }
 

@@ -25,6 +25,7 @@ package enum ContractRegistry {
         EchoContracts(),
         DetailsContracts(),
         ListContracts(),
+        ListDepthContracts(),
         PhotoContracts(),
         AdminDeleteContracts(),
         MessagesContracts(),

@@ -48,18 +48,19 @@ package struct SessionBuilder: Sendable {
     /// answer as `profile`, which submit ``cases`` valid reports generated from ``seed``; `baseURL`
     /// is what the curl lines of failures name (none when `nil`). Without `adminToken`, the groups
     /// that create announcements are skipped unless `createsWithoutAdminToken` (`run
-    /// --allow-leftovers`): what they create is then left on the target and listed.
+    /// --allow-leftovers`): what they create is then left on the target and listed. `listDepth` is
+    /// `--list-depth`.
     /// - Returns: the session and its backend.
     /// - Throws: ``RunnerError`` (configuration) when the captured contract does not load.
     package func running(
         against transport: BudgetedTransport, name: String, profile: BackendProfile, adminToken: String?, concurrency: Int, baseURL: URL?,
-        maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts, createsWithoutAdminToken: Bool = false
+        maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts, createsWithoutAdminToken: Bool = false, listDepth: ListDepth = .drawn
     ) throws(RunnerError) -> (session: ContractSession, backend: BackendTarget) {
         let (cases, seed) = (self.cases, self.seed)
         let backend = BackendTarget(
             name: name, transport: transport, profile: profile, adminToken: adminToken, microchips: MicrochipSequence(),
             concurrency: concurrency, submissions: { SubmittedReports.generated(count: cases, seed: seed, now: Date()) },
-            baseURL: baseURL, maxConsecutiveTimeouts: maxConsecutiveTimeouts, createsWithoutAdminToken: createsWithoutAdminToken)
+            baseURL: baseURL, maxConsecutiveTimeouts: maxConsecutiveTimeouts, createsWithoutAdminToken: createsWithoutAdminToken, listDepth: listDepth)
         let session = ContractSession(
             recorder: recorder, schemas: try ContractSchemas.shared(), seed: seed, replay: replay, cases: cases, progress: progress,
             flows: nil, backend: backend)

@@ -21,6 +21,7 @@ struct Defect: Sendable {
         Defect(name: "chip-keeps-16", field: "chipNumber", boundaryClass: "limit + 1", summary: "keeps 16 digits"),
         Defect(name: "chip-keeps-14", field: "chipNumber", boundaryClass: "limit", summary: "keeps only 14 digits"),
         Defect(name: "chip-unicode-digits", field: "chipNumber", boundaryClass: "look-alike", summary: "keeps any decimal digit (Arabic-Indic, fullwidth)"),
+        Defect(name: "chip-any-number", field: "chipNumber", boundaryClass: "look-alike", summary: "keeps any Character.isNumber (², ①, ½, Ⅻ, other scripts' digits)"),
         Defect(name: "chip-scalar-filter", field: "chipNumber", boundaryClass: "look-alike", summary: "filters Unicode scalars, not Characters (keeps the 7 of 7 + U+0301)"),
         Defect(name: "chip-blank-sent", field: "chipNumber", boundaryClass: "empty", summary: "sends \"\" when no digit was typed"),
         Defect(name: "phone-min-6", field: "phone", boundaryClass: "limit - 1", summary: "accepts 6 digits"),

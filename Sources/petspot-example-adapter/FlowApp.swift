@@ -104,7 +104,9 @@ struct FlowApp {
             return kept
         }
         for character in typed where count < limit {
-            if Self.isASCIIDigit(character) || (has("chip-unicode-digits") && Self.isAnyDigit(character)) {
+            if Self.isASCIIDigit(character) || (has("chip-unicode-digits") && Self.isAnyDigit(character))
+                || (has("chip-any-number") && character.isNumber)
+            {
                 kept.append(character)
                 count += 1
             }

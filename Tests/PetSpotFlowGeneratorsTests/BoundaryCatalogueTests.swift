@@ -76,11 +76,36 @@ struct BoundaryCatalogueTests {
             for sample in kind.samples {
                 #expect(sample.count == 1, "\(kind.name): \(sample.unicodeScalars.map { String($0.value, radix: 16) })")
                 #expect(MicrochipFormatter().storedDigits(from: sample).isEmpty, "\(kind.name) kept")
+                #expect(PhoneRule().sanitized(sample).isEmpty, "\(kind.name) kept in a phone")
             }
         }
         for kind in LookAlikes.letters {
             for sample in kind.samples { #expect(!EmailRule().isValid("jo\(sample)n@example.com"), "\(kind.name) accepted") }
         }
+    }
+
+    /// Digits a filter keeping `Character.isNumber` or a `wholeNumberValue` keeps and
+    /// report-flows.md's microchip and phone rules drop, written here as literals: decimal digits
+    /// of other scripts (Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, Thai,
+    /// fullwidth, mathematical bold) and numbers that are not decimal digits (a superscript, a
+    /// circled number, a vulgar fraction, a Roman numeral).
+    static let numberLookAlikes: [Character] = ["\u{0663}", "\u{06F7}", "\u{0969}", "\u{09EB}", "\u{0E53}", "\u{FF13}", "\u{1D7CF}", "\u{00B2}", "\u{2460}", "\u{00BD}", "\u{216B}"]
+
+    @Test("every digit kind an isNumber filter keeps and the rules drop is a microchip and a phone entry of its own")
+    func numberLookAlikesAreEntries() throws {
+        var kinds: [String] = []
+        for character in Self.numberLookAlikes {
+            let sample = String(character)
+            #expect(character.isNumber && !character.isASCII, "\(sample)")
+            #expect(MicrochipFormatter().storedDigits(from: sample).isEmpty && PhoneRule().sanitized(sample).isEmpty, "\(sample) kept by a rule")
+            let kind = try #require(LookAlikes.digits.first { $0.samples.contains(sample) }, "\(sample) is no look-alike digit")
+            kinds.append(kind.name)
+            for entry in [try Self.entry(.chipNumber, "\(kind.name) among 14 digits"), try Self.entry(.phone, "\(kind.name) among the digits")] {
+                let texts = Self.texts(entry)
+                #expect(!texts.isEmpty && texts.allSatisfy { text in kind.samples.contains { text.contains($0) } }, "\(entry.label): \(texts)")
+            }
+        }
+        #expect(Set(kinds).count == Self.numberLookAlikes.count, "kinds shared by several of them: \(kinds)")
     }
 
     @Test("boundary clocks: east of UTC after midnight the latest date is yesterday; west, UTC's today is tomorrow")
@@ -113,6 +138,13 @@ struct BoundaryCatalogueTests {
         }
         let missing = BoundaryCatalogue.entries.filter { planted[$0.index] == 0 }.map(\.label)
         #expect(missing.isEmpty, "never planted: \(missing)")
+        // Every look-alike digit reaches the microchip and phone rules: the field's step is reached.
+        var reachedEntries = Set<Int>()
+        for flowCase in cases { reachedEntries.formUnion(flowCase.reachedBoundaries(outcome: flowCase.referenceOutcome).map(\.index)) }
+        let digitEntries = (BoundaryCatalogue.entries(of: .chipNumber) + BoundaryCatalogue.entries(of: .phone)).filter { $0.boundaryClass == .lookAlike }
+        #expect(digitEntries.count >= 2 * LookAlikes.digits.count)
+        let unreached = digitEntries.filter { !reachedEntries.contains($0.index) }.map(\.label)
+        #expect(unreached.isEmpty, "never reached their rule: \(unreached)")
         #expect(withBoundary > 1_300)
         #expect(Double(reached) > 0.85 * Double(withBoundary), "\(reached) of \(withBoundary) planted cases reach the field's step")
     }

@@ -64,6 +64,16 @@ struct MockDefectTests {
         return String(json(response)["data"]?.arrayValue?.count ?? -1)
     }
 
+    /// `rows` announcements with a photo near the probes' centre, then the unfiltered and the
+    /// located list's counts and whether the located list holds the oldest of them.
+    static func pageProbe(_ backend: MockBackend, rows: Int) -> String {
+        let oldest = withPhoto(backend).id
+        for _ in 1..<rows { _ = withPhoto(backend) }
+        let located = json(backend.answer(request("GET", "/api/v1/announcements?lat=\(north - 0.0045)&lng=21.0122")))
+        let listed = (located["data"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == oldest }
+        return listCount(backend, "") + " " + listCount(backend, "?lat=\(north - 0.0045)&lng=21.0122") + (listed ? ", oldest listed" : ", oldest left out")
+    }
+
     static func deleteStatus(_ backend: MockBackend, id: String, token: String?) -> String {
         status(backend, "DELETE", "/api/admin/v1/announcements/\(id)", headers: token.map { [("Authorization", $0)] } ?? [])
     }
@@ -119,6 +129,8 @@ struct MockDefectTests {
         Probe(.listRangeFractionAccepted, healthy: "400", broken: "200") { status($0, "GET", "/api/v1/announcements?lat=1&lng=1&range=1.5") },
         Probe(.listStrictNumberParsing, healthy: "200", broken: "400") { status($0, "GET", "/api/v1/announcements?lat=50.06abc&lng=21") },
         Probe(.listEmptyParameterRejected, healthy: "200", broken: "400") { status($0, "GET", "/api/v1/announcements?lat=&lng=") },
+        Probe(.listPage50, healthy: "51 51, oldest listed", broken: "50 50, oldest left out") { backend in pageProbe(backend, rows: 51) },
+        Probe(.listPage100, healthy: "101 101, oldest listed", broken: "100 100, oldest left out") { backend in pageProbe(backend, rows: 101) },
         // Details
         Probe(.detailsLeaksPassword, healthy: "false", broken: "true") { backend in
             let (id, _) = createAnnouncement(backend)

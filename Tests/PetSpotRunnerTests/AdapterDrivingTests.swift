@@ -142,6 +142,26 @@ struct AdapterDrivingTests {
         #expect(Set(causes.flatMap(\.fields)).isSuperset(of: defects.map(\.field)))
     }
 
+    @Test("a microchip filter keeping any Character.isNumber is named by a default check in 5 of 5 seeds, in both adapters")
+    func chipAnyNumber() async throws {
+        for seed in 1...5 {
+            let result = try await checkAdapter("--break chip-any-number", seed: seed)
+            #expect(result.status == 1)
+            let causes = distinctCauses(result.report)
+            #expect(causes.contains { $0.fields.contains("chipNumber") }, "seed \(seed): \(causes)")
+        }
+        guard let python = PythonAdapter.python else { return }
+        let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("python-chip-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        let result = await runTool([
+            "check", "--sut", "\(python) \(PythonAdapter.script) --break chip-any-number", "--seed", "1", "--no-mock", "--no-progress",
+            "--shrink-seconds", "1", "--report-json", reportPath,
+        ])
+        #expect(result.status == 1, "\(result.out)")
+        let causes = distinctCauses(try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath))))
+        #expect(causes.contains { $0.fields.contains("chipNumber") }, "Python adapter: \(causes)")
+    }
+
     @Test("five defects planted together give five separate shrunk failures, one per field")
     func fiveDefects() async throws {
         let planted = ["chip-keeps-16": "chipNumber", "phone-max-12": "phone", "email-tld-1": "email", "age-min-0": "age", "date-local-today": "lastSeenDate"]

@@ -37,6 +37,7 @@ struct CommandLineTests {
         (["check", "--sut-timeout", "never"], "--sut-timeout"),
         (["run", "--base-url", "http://127.0.0.1:1", "--concurrency", "0"], "--concurrency"),
         (["run", "--base-url", "http://127.0.0.1:1", "--profile", "prod"], "--profile"),
+        (["run", "--base-url", "http://127.0.0.1:1", "--list-depth", "-1"], "--list-depth"),
         (["mock", "--faults", "500:2"], "--faults"),
         (["mock", "--host", "0.0.0.0"], "--host"),
     ])

@@ -16,6 +16,7 @@ import Testing
 /// breaks it.
 let contractsEachDefectFails: [MockDefect: [String]] = {
     func list(_ contract: String) -> String { "\(ListContracts().name): \(contract)" }
+    func depth(_ contract: String) -> String { "\(ListDepthContracts().name): \(contract)" }
     func parameter(_ prefix: String) -> String {
         list(ListContracts.parameterCases.first { $0.contract.hasPrefix(prefix) }?.contract ?? "missing \(prefix)")
     }
@@ -41,6 +42,8 @@ let contractsEachDefectFails: [MockDefect: [String]] = {
         .listRangeFractionAccepted: [parameter("range=1.5")],
         .listStrictNumberParsing: [list(ListContracts.parseFloat)],
         .listEmptyParameterRejected: [list(ListContracts.emptyAbsent)],
+        .listPage50: [depth(ListDepthContracts.everyMatch)],
+        .listPage100: [depth(ListDepthContracts.everyMatch)],
         .detailsLeaksPassword: [details(DetailsContracts.sameAsCreate)],
         .detailsUnknownID200: [details(DetailsContracts.unknown)],
         .detailsMalformedID500: [details(DetailsContracts.malformed)],

@@ -24,8 +24,11 @@ import PetSpotReport
 /// blocks a deploy.
 ///
 /// It runs with `run`'s ritual (``GroupBackend``): every request charged to the budget, a
-/// create and what depends on it held together, every announcement it creates deleted at the
-/// end (or listed), credentials masked, a curl line for every refusal.
+/// create and what depends on it held together, credentials masked, a curl line for every
+/// refusal. Every announcement it creates is deleted with the admin token as soon as its report
+/// or submission is judged (what a delete misses, the run's cleanup deletes or lists): a backend
+/// keeps microchip numbers unique, and short ones are few (ten of one digit), so a release's
+/// numbers must be free again for the next release's.
 package struct ReleaseContracts: BackendContractGroup {
     /// The release.
     package let release: RecordedRelease
@@ -121,12 +124,25 @@ package struct ReleaseContracts: BackendContractGroup {
         guard let exchange else { return }
         backend.session.progress?.advance()
         tally.count(exchange, recorded: report.contract, contract: reportsContract, backend: backend, release: release)
+        try await deleteCreated(id: Self.createdId(exchange.response), backend)
+    }
+
+    /// Deletes the announcement `id` with the admin token, now that it is judged.
+    func deleteCreated(id: String?, _ backend: GroupBackend) async throws(GroupStop) {
+        guard let id, let token = backend.adminToken, case .success(let path) = AnnouncementPath.of(id) else { return }
+        _ = try await backend.exchange(BackendTarget.adminDeleteRequest(path, authorization: token))
+    }
+
+    /// The id a create answered 201 with, if any.
+    static func createdId(_ response: Result<TransportResponse, TransportError>) -> String? {
+        guard case .success(let answer) = response, answer.status == 201 else { return nil }
+        return (try? JSONValue.parse(answer.body))?["id"]?.stringValue
     }
 
     /// Sends the requests of one recorded submission in order, the upload with the id and
     /// password the replayed create was answered.
     func replay(_ submission: RecordedSubmission, _ backend: GroupBackend, _ tally: Tally) async throws(GroupStop) {
-        try await backend.holding(submission.requests.count) { held throws(GroupStop) in
+        let createdId = try await backend.holding(submission.requests.count) { held throws(GroupStop) -> String? in
             var created: (id: String, password: String)?
             var createBroke = false
             for recorded in submission.requests {
@@ -149,7 +165,9 @@ package struct ReleaseContracts: BackendContractGroup {
                 }
                 tally.count(exchange, recorded: recorded.contract, contract: submissionContract, backend: held, release: release, password: created?.password)
             }
+            return created?.id
         }
+        try await deleteCreated(id: createdId, backend)
     }
 
     /// The request `recorded` stands for today, or `nil` when it needs an announcement the replay

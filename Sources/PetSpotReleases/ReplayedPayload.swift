@@ -47,8 +47,9 @@ public enum ReplayedPayload {
 
 /// Microchip numbers for one replay, of any length, unlikely to be anyone else's: a number of 7
 /// digits or more is a random prefix of the replay (up to 9 digits) and a 6-digit counter; a
-/// shorter one is random, never the same twice in a replay. A short number can still be taken on a shared
-/// backend (there are only so many): the replay sends another one when a create answers 409 on it.
+/// shorter one is random, not the same twice in a replay until every number of its length has
+/// been used. A short number can still be taken on a shared backend (there are only so many):
+/// the replay sends another one when a create answers 409 on it.
 public final class ReplayMicrochips: Sendable {
     private struct State {
         var counter = 0
@@ -85,9 +86,15 @@ public final class ReplayMicrochips: Sendable {
                 let candidate = padded(Int.random(in: 0..<space, using: &state.random))
                 if state.used.insert(candidate).inserted { return candidate }
             }
-            // Nearly every number of the length is used: the first one left.
+            // Nearly every number of the length is used: the first one left; once none is left, the
+            // numbers of the length start over (the replay deletes each announcement once judged,
+            // so a number used earlier is free again unless someone else took it: then a 409 asks
+            // for another).
             for number in 0..<space where state.used.insert(padded(number)).inserted { return padded(number) }
-            return String(repeating: "9", count: length)
+            state.used = state.used.filter { $0.count != length }
+            let fresh = padded(Int.random(in: 0..<space, using: &state.random))
+            state.used.insert(fresh)
+            return fresh
         }
     }
 }

@@ -121,6 +121,27 @@ struct ReleaseGateTests {
         #expect((release["knownRefused"]?.numberValue?.intValue ?? 0) > 0)
     }
 
+    @Test("one-digit microchip numbers do not run out: each replayed announcement is deleted once judged")
+    func shortMicrochips() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("petspot-releases-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorded = try RecordedRelease.read(from: try await builds().appendingPathComponent("2.0.json"), displayPath: "2.0.json")
+        var report = try #require(recorded.reports.first { $0.contract.isAccepted && $0.payload["microchipNumber"] != nil })
+        report.payload["microchipNumber"] = "5"
+        // Two releases of 12 reports each with a one-digit number: 24 creates, and only 10 numbers.
+        for name in ["3.0", "3.1"] {
+            var release = recorded
+            release.name = name
+            release.reports = Array(repeating: report, count: 12)
+            release.submissions = []
+            try Data(release.fileBytes()).write(to: directory.appendingPathComponent("\(name).json"))
+        }
+        let result = try await HistoricBuilds.verdicts(directory)
+        #expect(result.verdicts == ["3.0": "compatible", "3.1": "compatible"], "\(result.report["releases"] ?? nil)")
+        #expect(result.status == 0)
+    }
+
     @Test("recording the same build twice with the same seed gives the same file, byte for byte")
     func deterministic() async throws {
         let adapter = try #require(ExampleAdapter.path)

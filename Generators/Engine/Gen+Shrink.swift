@@ -67,7 +67,8 @@ package struct ShrunkFailure<Value, Failure> {
 extension Gen {
     /// Shrinks the failing choice sequence `choices` of this generator (a value that failed as
     /// `failure` says) with the engine's shrink passes, asking `judge` about every candidate the
-    /// choice tree cannot decide.
+    /// choice tree cannot decide. Since every judgement costs, `deleteElements` runs first until
+    /// it finds nothing (a shorter value is cheaper to judge), then the rounds of every pass.
     ///
     /// The judge is handed the candidate's value and what is left of ``ShrinkBudget/maxCost``,
     /// and must not spend more than that: it answers ``ShrinkJudgement/stop(cost:)`` for a
@@ -124,6 +125,8 @@ extension Gen {
             }
             return replay
         }
+        // Every replay costs the caller: deleting elements first makes every later candidate cheaper.
+        while shrinker.isRunning && shrinker.run(passNamed: "deleteElements") {}
         let stopReason = shrinker.shrink()
         return ShrunkFailure(
             value: smallest.value, choices: smallest.choices, failure: smallest.failure, steps: shrinker.improvements,

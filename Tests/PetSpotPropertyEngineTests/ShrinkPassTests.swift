@@ -297,6 +297,17 @@ struct CallerJudgedShrinkTests {
         #expect(shrunk.value == [500] && shrunk.failure == "at 0" && shrunk.stopReason == .minimal)
     }
 
+    @Test("elements are deleted first: after the replay that learns the structure, [7, 600, 3, 4] is judged as [7, 600, 3], not zeroed")
+    func deletesFirst() throws {
+        var judged: [[Int]] = []
+        let shrunk = try Self.list.shrink(Self.choices, size: 100, failure: "", budget: ShrinkBudget(maxCost: 1000)) { value, _ in
+            judged.append(value)
+            return value.contains { $0 >= 500 } ? .failed("\(value)", cost: 1) : .passed(cost: 1)
+        }
+        #expect(Array(judged.prefix(2)) == [[7, 600, 3, 4], [7, 600, 3]], "\(judged.prefix(4))")
+        #expect(shrunk.value == [500])
+    }
+
     @Test("a collection drawn with a planned length or a fresh minimum has it when drawn fresh, reads its choices on replay, and its elements delete")
     func plannedCollection() throws {
         func digits(planned: Int) -> Gen<[UInt64]> {

@@ -10,6 +10,11 @@
 /// average length beyond `minimum` grows with the case's size parameter; when `maximum` is
 /// at most 100,000, one fresh draw in sixteen aims for exactly `maximum` elements and one in
 /// sixteen for exactly `minimum`, so length caps are exercised.
+/// `plannedLength`, when given, replaces that planning: a fresh draw answers the "another?"
+/// choices so that the collection has that many elements (clamped to the range).
+/// `freshMinimum`, when above `minimum`, is the fewest elements a fresh draw makes (and the
+/// length planning starts from it), while a replay may have as few as `minimum`: an element
+/// past `minimum` still has its "another?" choice, so shrinking can delete it.
 /// `drawElement` draws one element from the case it is handed and returns whether the element
 /// was accepted (sets skip duplicates).
 ///
@@ -17,21 +22,27 @@
 /// the structural shrink passes (delete elements, sort elements) work on.
 @inline(__always)
 func drawElements(
-    _ testCase: inout TestCase, minimum: Int, maximum: Int, what: String,
+    _ testCase: inout TestCase, minimum: Int, maximum: Int, what: String, plannedLength: Int? = nil, freshMinimum: Int? = nil,
     _ drawElement: (inout TestCase) throws -> Bool
 ) throws {
-    let spread = maximum - minimum
+    let lower = Swift.min(maximum, Swift.max(minimum, freshMinimum ?? minimum))
+    let spread = maximum - lower
     let average = Double(Swift.min(spread, 2 + testCase.size / 4))
     let continueProbability = average / (average + 1)
-    let targetLength: Int? = spread > 0 && maximum <= 100_000
-        ? testCase.planning { random -> Int? in
-            switch random.next() >> 60 {
-            case 0: maximum
-            case 1: minimum
-            default: nil
-            }
-        } ?? nil
-        : nil
+    let targetLength: Int?
+    if let plannedLength {
+        targetLength = testCase.isDrawingFresh ? Swift.min(Swift.max(plannedLength, lower), maximum) : nil
+    } else {
+        targetLength = spread > 0 && maximum <= 100_000
+            ? testCase.planning { random -> Int? in
+                switch random.next() >> 60 {
+                case 0: maximum
+                case 1: lower
+                default: nil
+                }
+            } ?? nil
+            : nil
+    }
     let collectionStart = testCase.choiceCount
     var count = 0
     var duplicates = 0
@@ -41,6 +52,8 @@ func drawElements(
         if count >= minimum {
             if let targetLength {
                 guard try testCase.choice(upTo: 1, preferring: count < targetLength ? 1 : 0) == 1 else { break }
+            } else if count < lower {
+                guard try testCase.choice(upTo: 1, preferring: 1) == 1 else { break }
             } else {
                 guard try testCase.weighted(continueProbability) else { break }
             }
@@ -62,6 +75,35 @@ func drawElements(
         _ = try testCase.choice(upTo: 0)
     }
     testCase.recordSpan(.collection, start: collectionStart, contentStart: collectionStart)
+}
+
+extension TestCase {
+    /// Draws a collection of `count` elements laid out as ``Gen/array(count:)`` lays out its
+    /// elements (an "another element?" choice before each element past the minimum, and the spans
+    /// the shrink passes delete, sort and simplify elements by), each drawn by `drawElement`.
+    ///
+    /// For generators whose elements depend on what came before (the steps of a program, each
+    /// drawn in the state the earlier ones left): `drawElement` can read and change the caller's
+    /// state, which a `Gen` closure cannot. When drawing fresh, `plannedLength` (clamped to
+    /// `count`) is the length the "another?" choices answer; `nil` lets the length grow with the
+    /// size parameter, as ``Gen/array(count:)`` does. A fresh draw makes at least `freshMinimum`
+    /// elements (when given), a replay at least `count.lowerBound`: shrinking can then delete
+    /// elements a fresh draw always has. Replays answer from the choices alone.
+    ///
+    /// - Throws: ``TestCaseStop/overrun(limit:)`` when the choice budget is used up, or what
+    ///   `drawElement` throws.
+    package mutating func drawCollection(
+        count: ClosedRange<Int>, freshMinimum: Int? = nil, plannedLength: Int? = nil, what: String,
+        _ drawElement: (inout TestCase) throws -> Void
+    ) throws {
+        let minimum = Swift.max(0, count.lowerBound), maximum = Swift.max(minimum, count.upperBound)
+        try drawElements(
+            &self, minimum: minimum, maximum: maximum, what: what, plannedLength: plannedLength, freshMinimum: freshMinimum
+        ) { testCase in
+            try drawElement(&testCase)
+            return true
+        }
+    }
 }
 
 extension Gen {

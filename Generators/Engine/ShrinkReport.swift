@@ -13,7 +13,8 @@ public enum ShrinkStopReason: Sendable, Hashable, CustomStringConvertible {
     /// A whole round of shrink passes found nothing smaller that still fails: the
     /// counterexample is minimal with respect to every pass (a local minimum).
     case minimal
-    /// The replay budget (``PropertyConfiguration/maxShrinkSteps``) ran out.
+    /// The replay budget ran out: ``PropertyConfiguration/maxShrinkSteps`` replays, or what a
+    /// caller whose replays cost (requests to a backend) allows them to cost together.
     case replayBudget
     /// Too many replays in a row (``PropertyConfiguration/shrinkStallLimit``) found nothing smaller.
     case stallBudget

@@ -14,7 +14,9 @@ func isShortlexLess(_ left: [UInt64], _ right: [UInt64]) -> Bool {
 ///
 /// ``improve(_:)`` is the gate: it decides a candidate from the ``ChoiceTree`` of known
 /// outcomes when it can, replays it otherwise, and when the replay fails the property with a
-/// recorded sequence that is shortlex-smaller than ``best``, adopts it. The passes
+/// recorded sequence that is shortlex-smaller than ``best``, adopts it. A replay may record fewer
+/// choices than the candidate has: a property that read only some of its input (a program that
+/// failed before its last steps) reports just those, and the rest of the candidate goes. The passes
 /// (``ShrinkPass/registry``) only propose candidates. Shrinking runs rounds of the primary
 /// passes; a round that improves nothing runs the fallback passes; when those find nothing
 /// either, the counterexample is minimal. A budget (replays, replays without improvement,
@@ -49,7 +51,8 @@ struct Shrinker {
     private(set) var best: [UInt64]
     /// The structure of ``best`` (bounds and spans), from the replay that produced it.
     private(set) var structure: ShrinkStructure
-    /// Replays run, accepted or not (decided candidates cost none).
+    /// Replays run, accepted or not (decided candidates cost none; a replay the caller could not
+    /// pay for is not one).
     private(set) var replays = 0
     /// Replays that found a smaller failing sequence.
     private(set) var improvements = 0
@@ -60,7 +63,7 @@ struct Shrinker {
     /// The registry index of the pass running now, if any.
     private var currentPass: Int?
     private var tree = ChoiceTree()
-    private let replay: ([UInt64]) -> Replay
+    private let replay: ([UInt64]) -> Replay?
     private let limits: Limits
     private let deadline: ContinuousClock.Instant
     private var sinceImprovement = 0
@@ -68,7 +71,11 @@ struct Shrinker {
     private var decided = 0
 
     /// Prepares to shrink `failing`; nothing runs until ``shrink()``.
-    init(failing: [UInt64], limits: Limits, replay: @escaping ([UInt64]) -> Replay) {
+    ///
+    /// `replay` runs a candidate and returns what it drew and how it ended, or `nil` when it
+    /// could not run it (its caller's budget cannot pay for it): shrinking then stops with
+    /// ``ShrinkStopReason/replayBudget``.
+    init(failing: [UInt64], limits: Limits, replay: @escaping ([UInt64]) -> Replay?) {
         best = failing
         structure = ShrinkStructure(bounds: [], shapes: [], spans: [])
         self.limits = limits
@@ -119,12 +126,17 @@ struct Shrinker {
     }
 
     /// Replays ``best`` once to learn its structure (the original failing case was drawn
-    /// without recording it).
+    /// without recording it). A replay that fails with fewer choices (the property read only
+    /// those) is adopted as the best.
     private mutating func learnStructure() {
         guard structure.bounds.isEmpty, let result = execute(best) else { return }
-        if result.outcome == .failed && result.choices == best {
-            structure = ShrinkStructure(bounds: result.bounds, shapes: result.shapes, spans: result.spans)
+        guard result.outcome == .failed, result.choices == best || isShortlexLess(result.choices, best) else { return }
+        if result.choices != best {
+            best = result.choices
+            improvements += 1
+            sinceImprovement = 0
         }
+        structure = ShrinkStructure(bounds: result.bounds, shapes: result.shapes, spans: result.spans)
     }
 
     /// The gate: replays `candidate` unless its outcome is known, and adopts it when it fails
@@ -156,7 +168,8 @@ struct Shrinker {
     }
 
     /// Replays `candidate` and records it in the choice tree, unless a budget or the stop
-    /// signal says to stop (then sets ``stopReason`` and returns `nil`).
+    /// signal says to stop, or the replay could not be paid for (then sets ``stopReason`` and
+    /// returns `nil`).
     private mutating func execute(_ candidate: [UInt64]) -> Replay? {
         if stopReason != nil { return nil }
         if limits.shouldStop() {
@@ -169,10 +182,13 @@ struct Shrinker {
             stopReason = .deadline
         }
         if stopReason != nil { return nil }
+        guard let result = replay(candidate) else {
+            stopReason = .replayBudget
+            return nil
+        }
         replays += 1
         sinceImprovement += 1
         if let currentPass { passCounts[currentPass].replays += 1 }
-        let result = replay(candidate)
         tree.record(result.choices, bounds: result.bounds, outcome: result.outcome)
         return result
     }

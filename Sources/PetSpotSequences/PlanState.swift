@@ -80,7 +80,7 @@ struct PlanState: Sendable {
         return state
     }
 
-    /// Whether `operation` may come next in this state (as ``PlanMachine`` would draw it).
+    /// Whether `operation` may come next in this state: a replayed step it does not allow is skipped (``PlanMachine``).
     func allows(_ operation: SequenceOperation) -> Bool {
         switch operation {
         case .create(let slot, _): return slots[slot] == nil && !order.contains(slot)

@@ -9,19 +9,19 @@ import PetSpotRuntime
 /// (``runOnDedicatedThread(_:)``): each program's requests are sent from an async task and
 /// waited for (``blockingAwait(_:)``).
 ///
-/// **Exploring.** Rounds of one property over ``SequencePlan/programs()``, each from its own
-/// seed (the run's, mixed with the round), ``programsPerRound`` programs a round so that
-/// programs grow from a few operations to a dozen within a round. A failing program whose
+/// **Exploring.** Rounds of one property over ``SequencePlan/drawnPrograms(maxClients:withFill:)``,
+/// each from its own seed (the run's, mixed with the round), ``programsPerRound`` programs a round
+/// so that programs grow from a few operations to a dozen within a round. A failing program whose
 /// contract already failed is counted, not shown again; a new one ends the round and is shrunk.
 ///
-/// **Shrinking.** ``ProgramShrinker`` shrinks the failing program on its operations, as
-/// quickcheck-state-machine shrinks a command list: it removes operations one at a time (a
-/// removal that leaves later operations without their announcement drops them too), lowers a
-/// fill's count and simplifies what remains, keeping each candidate that breaks the same
-/// contract. Every candidate is sent to the backend, so this costs requests the engine's
-/// shrinking on choice sequences would spend many more of (it reinterprets later draws when an
-/// earlier one goes, and most such candidates pass). The shrinking allowance ends it early (the
-/// report says so).
+/// **Shrinking.** A program is a function of its choice sequence, so the engine's shrinker
+/// shrinks it as it shrinks any value (``Gen/shrink(_:size:failure:budget:judge:)``): its passes
+/// delete steps and clients' branches, lower a fill's count, drop a microchip number, and turn
+/// steps into simpler ones, each candidate a program that still replays validly (a step naming
+/// an announcement whose create went is skipped). A candidate breaks the contract when its run
+/// breaks the same one (``judge(_:contract:costLeft:run:)``); a program that failed at a step of
+/// its prefix read nothing past it, so the steps after it go at once. Every candidate the engine
+/// cannot decide is sent to the backend and charged to the shrinking allowance, its budget.
 final class SequenceExplorer: Sendable {
     /// Requests each phase may send.
     struct Allowance: Sendable {
@@ -109,8 +109,8 @@ final class SequenceExplorer: Sendable {
         while round < 40 {
             let stop = StopSignal()
             let filled = state.withLock { $0.outcome.scalePrograms > 0 }
-            let programs = SequencePlan.programs(maxClients: maxClients, withFill: !filled)
-            let property = Property("sequences", programs, verifying: { program in try self.explore(program, stop: stop) })
+            let programs = SequencePlan.drawnPrograms(maxClients: maxClients, withFill: !filled)
+            let property = Property("sequences", programs, verifying: { drawn in try self.explore(drawn.program, stop: stop) })
             var configuration = PropertyConfiguration(
                 cases: Self.programsPerRound, seed: seed &+ round &* 0x9E37_79B9_7F4A_7C15, maxSize: 100, shrinks: false,
                 readsEnvironment: false)
@@ -119,8 +119,8 @@ final class SequenceExplorer: Sendable {
             if let found = state.withLock({ state -> (program: SequenceProgram, failure: ProgramFailure, number: Int)? in
                 defer { state.found = nil }
                 return state.found
-            }) {
-                shrink(found.program, failure: found.failure, number: found.number)
+            }), let failing = result.failure {
+                shrink(found.program, failure: found.failure, number: found.number, choices: failing.originalChoices, size: failing.size, of: programs)
             }
             let (outcome, spent) = state.withLock { ($0.outcome, $0.outcome.exploringRequests) }
             if outcome.refused || outcome.unanswered || outcome.found.count >= maxFailures || spent >= allowance.exploring - 8 { break }
@@ -180,41 +180,104 @@ final class SequenceExplorer: Sendable {
     static let concurrentRuns = 4
 
     /// Shrinks a failure within what is left of the shrinking allowance, and records it.
-    private func shrink(_ program: SequenceProgram, failure: ProgramFailure, number: Int) {
+    private func shrink(
+        _ program: SequenceProgram, failure: ProgramFailure, number: Int, choices: [UInt64], size: Int, of programs: Gen<DrawnProgram>
+    ) {
         let executor = self.executor
+        let left = state.withLock { allowance.shrinking - $0.outcome.shrinkingRequests }
+        let shrunk = try? Self.shrink(failure, of: program, choices: choices, size: size, generator: programs, allowance: left) { candidate, classifying in
+            blockingAwait { await executor.run(candidate, classifying: classifying) }
+        }
+        let note: String? = switch shrunk?.stopReason {
+        case .minimal?: nil
+        case .replayBudget?: "shrinking stopped when its allowance of \(allowance.shrinking) requests was spent; a smaller sequence may fail too"
+        case let reason?: "shrinking stopped (\(reason)); a smaller sequence may fail too"
+        case nil: "not shrunk: its choices no longer draw it"
+        }
+        state.withLock { state in
+            state.outcome.shrinkingRequests += shrunk?.cost ?? 0
+            state.outcome.found.append(Found(
+                failure: shrunk?.failure ?? failure, original: program, shrunk: shrunk?.value.program ?? program, programNumber: number,
+                shrinkSteps: shrunk?.steps ?? 0, replays: shrunk?.replays ?? 0, shrinkNote: note))
+        }
+    }
+
+    /// The engine's budget for shrinking one failure: the requests left of the shrinking
+    /// allowance, which every candidate sent is charged.
+    static func shrinkBudget(requests: Int) -> ShrinkBudget {
+        ShrinkBudget(maxCost: requests)
+    }
+
+    /// Shrinks `failure` of `program`, drawn by `generator` from `choices` at `size`, with the
+    /// engine's shrinker, sending candidates through `run` (a program, and whether a failure
+    /// among clients at once is run again one operation after another to classify it) within
+    /// `allowance` requests. No program runs twice.
+    static func shrink(
+        _ failure: ProgramFailure, of program: SequenceProgram, choices: [UInt64], size: Int, generator: Gen<DrawnProgram>, allowance: Int,
+        run: @escaping (SequenceProgram, _ classifying: Bool) -> ProgramOutcome
+    ) throws -> ShrunkFailure<DrawnProgram, ProgramFailure> {
         let contract = failure.contract
+        var failing = [program: failure]
+        var passing: Set<SequenceProgram> = []
+        return try generator.shrink(choices, size: size, failure: failure, budget: shrinkBudget(requests: allowance)) { drawn, left in
+            let candidate = drawn.program
+            if let known = failing[candidate] { return .failed(known, cost: 0, readChoices: drawn.choicesRead(by: known)) }
+            if passing.contains(candidate) { return .passed(cost: 0) }
+            let judged = judge(candidate, contract: contract, costLeft: left, run: run)
+            switch judged {
+            case .failed(let found, _, _):
+                failing[candidate] = found
+                return .failed(found, cost: judged.cost, readChoices: drawn.choicesRead(by: found))
+            case .passed: passing.insert(candidate)
+            case .stop: break
+            }
+            return judged
+        }
+    }
+
+    /// Whether `candidate` breaks `contract`, sending it through `run` only if it can, and only
+    /// within `costLeft` requests: a program with no clients at once cannot break the concurrency
+    /// contract. A race may not show on one run (a loaded machine can keep two clients' requests
+    /// apart): a concurrent candidate that passed runs again, up to ``concurrentRuns`` in all, as
+    /// quickcheck-state-machine repeats a parallel candidate, and one failing run is enough.
+    static func judge(
+        _ candidate: SequenceProgram, contract: SequenceContract, costLeft: Int, run: (SequenceProgram, _ classifying: Bool) -> ProgramOutcome
+    ) -> ShrinkJudgement<ProgramFailure> {
+        if candidate.operations.isEmpty || (contract == .concurrent && !candidate.isConcurrent) { return .passed(cost: 0) }
         // Shrinking a concurrency failure keeps concurrent candidates concurrent failures without
         // running them again one after another (which only tells what kind of failure it is).
         let classifying = contract != .concurrent
-        let shrinker = ProgramShrinker(contract: contract) { candidate in
-            let left = self.state.withLock { self.allowance.shrinking - $0.outcome.shrinkingRequests }
-            guard Self.cost(candidate, classifying: classifying) <= left else { return .spent }
-            var outcome = blockingAwait { await executor.run(candidate, classifying: classifying) }
-            // A race may not show on one run (a loaded machine can keep two clients' requests
-            // apart): a concurrent candidate that passed runs again, up to `concurrentRuns` in all,
-            // as quickcheck-state-machine repeats a parallel candidate.
-            var runs = 1
-            while candidate.isConcurrent, runs < Self.concurrentRuns, case .passed(_, let sent) = outcome,
-                Self.cost(candidate, classifying: classifying) <= left - sent
-            {
-                outcome = blockingAwait { await executor.run(candidate, classifying: classifying) }.adding(requests: sent)
-                runs += 1
-            }
-            self.state.withLock { $0.outcome.shrinkingRequests += outcome.requests }
-            switch outcome {
-            case .failed(let failure, _) where failure.noAnswer: return .spent
-            case .failed(let failure, _) where failure.contract == contract: return .failed(failure)
-            case .refused: return .spent
-            default: return .passed
-            }
+        let cost = Self.cost(candidate, classifying: classifying)
+        guard cost <= costLeft else { return .stop(cost: 0) }
+        var outcome = run(candidate, classifying)
+        var runs = 1
+        while candidate.isConcurrent, runs < concurrentRuns, case .passed(_, let sent) = outcome, cost <= costLeft - sent {
+            outcome = run(candidate, classifying).adding(requests: sent)
+            runs += 1
         }
-        let result = shrinker.shrink(program, failure: failure)
-        let note: String? = result.spent
-            ? "shrinking stopped when its allowance of \(allowance.shrinking) requests was spent; a smaller sequence may fail too" : nil
-        state.withLock { state in
-            state.outcome.found.append(Found(
-                failure: result.failure, original: program, shrunk: result.program, programNumber: number, shrinkSteps: result.steps,
-                replays: result.replays, shrinkNote: note))
+        switch outcome {
+        case .failed(let failure, let requests) where failure.noAnswer: return .stop(cost: requests)
+        case .failed(let failure, let requests) where failure.contract == contract: return .failed(failure, cost: requests)
+        case .refused: return .stop(cost: 0)
+        case .passed(_, let requests), .failed(_, let requests): return .passed(cost: requests)
+        }
+    }
+}
+
+extension DrawnProgram {
+    /// How many choices a run that failed as `failure` read: up to the end of the failing step
+    /// when it is one the program ran one after another; all of them otherwise (`nil`).
+    func choicesRead(by failure: ProgramFailure) -> Int? {
+        guard !failure.concurrent, failure.failingIndex < min(program.prefix.count, stepChoices.count) else { return nil }
+        return stepChoices[failure.failingIndex].upperBound
+    }
+}
+
+extension ShrinkJudgement {
+    /// What judging the candidate spent.
+    var cost: Int {
+        switch self {
+        case .failed(_, let cost, _), .passed(let cost), .stop(let cost): cost
         }
     }
 }

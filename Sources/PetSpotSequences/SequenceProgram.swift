@@ -34,30 +34,6 @@ struct SequenceProgram: Hashable, Sendable {
         return seen
     }
 
-    /// The program with every operation left out that its state no longer allows once others
-    /// were removed (an upload to an announcement whose create went), as quickcheck-state-machine
-    /// drops commands whose precondition fails; a single branch left joins the prefix.
-    func normalized() -> SequenceProgram {
-        var state = PlanState()
-        var kept: [SequenceOperation] = []
-        for operation in prefix where state.allows(operation) {
-            state.apply(operation)
-            kept.append(operation)
-        }
-        var branches: [[SequenceOperation]] = []
-        for (index, lane) in lanes.enumerated() {
-            var laneState = state.lane(index)
-            var branch: [SequenceOperation] = []
-            for operation in lane where laneState.allows(operation) {
-                laneState.apply(operation)
-                branch.append(operation)
-            }
-            if !branch.isEmpty { branches.append(branch) }
-        }
-        if branches.count == 1 { return SequenceProgram(prefix: kept + branches[0], lanes: []) }
-        return SequenceProgram(prefix: kept, lanes: branches)
-    }
-
     /// The labels of slots (`#1`, `#2`, ...) and chips (`A`, `B`, ...), in the order first named.
     var labels: (slots: [Int: String], chips: [Int: String]) {
         var slots: [Int: String] = [:]

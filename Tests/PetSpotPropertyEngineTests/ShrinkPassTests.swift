@@ -257,3 +257,84 @@ struct ShrinkPassTests {
         #expect(try run("sortChoices", on: pair, from: [9, 3]) { Set($0) == [3, 9] }.value == [3, 9])
     }
 }
+
+/// Shrinking a failure whose candidates the caller judges (programs sent to a backend): the same
+/// passes, under a budget of what the judgements cost.
+@Suite("Shrinking a failure its caller judges, within what its replays may cost")
+struct CallerJudgedShrinkTests {
+    static let list = Gen.int(in: 0...1000).array(count: 0...20)
+    /// The choices of [7, 600, 3, 4].
+    static let choices: [UInt64] = [1, 7, 1, 600, 1, 3, 1, 4, 0]
+
+    @Test("every judgement is charged to the budget, and shrinking stops at the first it cannot pay for")
+    func costBudget() throws {
+        #expect(try Self.list.replay(Self.choices) == [7, 600, 3, 4])
+        var paid = 0, refused = 0
+        let shrunk = try Self.list.shrink(Self.choices, size: 100, failure: "600", budget: ShrinkBudget(maxCost: 35)) { value, left in
+            guard left >= 10 else {
+                refused += 1
+                return .stop(cost: 0)
+            }
+            paid += 1
+            return value.contains { $0 >= 500 } ? .failed("\(value)", cost: 10) : .passed(cost: 10)
+        }
+        #expect(paid == 3 && refused == 1 && shrunk.cost == 30 && shrunk.replays == 3)
+        #expect(shrunk.stopReason == .replayBudget)
+        #expect(shrunk.value.contains { $0 >= 500 } && shrunk.failure == "\(shrunk.value)")
+    }
+
+    @Test("a candidate judged on its first choices alone loses the rest: [7, 600, 3, 4] becomes [7, 600] in its first replay")
+    func readChoices() throws {
+        func judge(_ value: [Int], _ left: Int) -> ShrinkJudgement<String> {
+            guard let index = value.firstIndex(where: { $0 >= 500 }) else { return .passed(cost: 1) }
+            // Element k's choices are its "another?" choice and its value: the first 2(k+1) choices.
+            return .failed("at \(index)", cost: 1, readChoices: 2 * (index + 1))
+        }
+        let first = try Self.list.shrink(Self.choices, size: 100, failure: "", budget: ShrinkBudget(maxCost: 100, maxReplays: 1), judge: judge)
+        #expect(first.value == [7, 600] && first.choices == [1, 7, 1, 600, 0])
+        #expect(first.steps == 1 && first.replays == 1 && first.stopReason == .replayBudget)
+        let shrunk = try Self.list.shrink(Self.choices, size: 100, failure: "", budget: ShrinkBudget(maxCost: 1000), judge: judge)
+        #expect(shrunk.value == [500] && shrunk.failure == "at 0" && shrunk.stopReason == .minimal)
+    }
+
+    @Test("elements are deleted first: after the replay that learns the structure, [7, 600, 3, 4] is judged as [7, 600, 3], not zeroed")
+    func deletesFirst() throws {
+        var judged: [[Int]] = []
+        let shrunk = try Self.list.shrink(Self.choices, size: 100, failure: "", budget: ShrinkBudget(maxCost: 1000)) { value, _ in
+            judged.append(value)
+            return value.contains { $0 >= 500 } ? .failed("\(value)", cost: 1) : .passed(cost: 1)
+        }
+        #expect(Array(judged.prefix(2)) == [[7, 600, 3, 4], [7, 600, 3]], "\(judged.prefix(4))")
+        #expect(shrunk.value == [500])
+    }
+
+    @Test("a collection drawn with a planned length or a fresh minimum has it when drawn fresh, reads its choices on replay, and its elements delete")
+    func plannedCollection() throws {
+        func digits(planned: Int) -> Gen<[UInt64]> {
+            Gen { testCase in
+                var values: [UInt64] = []
+                try testCase.drawCollection(count: 1...6, plannedLength: planned, what: "digits") { values.append(try $0.choice(upTo: 9)) }
+                return values
+            }
+        }
+        for seed in UInt64(1)...20 {
+            #expect(try digits(planned: 4).sample(seed: seed).count == 4)
+            #expect(try digits(planned: 9).sample(seed: seed).count == 6)
+            #expect(try digits(planned: 0).sample(seed: seed).count == 1)
+        }
+        #expect(try digits(planned: 4).replay([5, 1, 3, 0]) == [5, 3])
+        // At least two when drawn fresh, but every element has its "another?" choice: a replay may have none.
+        let atLeastTwo = Gen<[UInt64]> { testCase in
+            var values: [UInt64] = []
+            try testCase.drawCollection(count: 0...6, freshMinimum: 2, what: "digits") { values.append(try $0.choice(upTo: 9)) }
+            return values
+        }
+        for seed in UInt64(1)...20 {
+            let sample = try atLeastTwo.sample(seed: seed, size: seed == 1 ? 0 : 100)
+            #expect(sample.count >= 2, "\(sample)")
+        }
+        #expect(try atLeastTwo.replay([0]) == [] && atLeastTwo.replay([1, 4, 0]) == [4])
+        let result = try run("deleteElements", on: digits(planned: 4), from: [5, 1, 3, 1, 7, 1, 2, 0]) { $0.contains(7) }
+        #expect(result.value == [7])
+    }
+}

@@ -8,6 +8,7 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPlantedDefects
+import PetSpotPropertyEngine
 @testable import PetSpotReport
 @testable import PetSpotSequences
 import Testing
@@ -91,40 +92,206 @@ struct SequenceContractsTests {
         if case .failure = oracle.check(first[1][0], number: 2, in: model, concurrent: true) { Issue.record("the documented race was refused") }
     }
 
-    @Test("shrinking on operations keeps only what the failure needs, and runs no candidate twice")
-    func shrinksToTheNeededOperations() {
-        let needed: [SequenceOperation] = [.create(slot: 0, chip: .chip(0)), .delete(slot: 0), .create(slot: 2, chip: .chip(0))]
-        let program = SequenceProgram(prefix: [
-            .list(near: false), .create(slot: 0, chip: .chip(0)), .upload(slot: 0, .jpeg), .details(slot: 0),
-            .create(slot: 1, chip: .none), .delete(slot: 0), .upload(slot: 1, .png), .create(slot: 2, chip: .chip(0)), .details(slot: 2),
-        ], lanes: [])
-        var seen: Set<SequenceProgram> = []
-        var runs = 0
-        func fails(_ candidate: SequenceProgram) -> Bool {
-            var index = 0
-            for operation in candidate.operations where index < needed.count && operation == needed[index] { index += 1 }
-            return index == needed.count
+    /// The choices that draw `prefix` run one after another, then the clients' `lanes` (`nil`:
+    /// the first client's branch again), in the layout of ``SequencePlan/drawnPrograms(maxClients:withFill:)``:
+    /// each collection an element after another, an "another?" choice (1) before each past its
+    /// minimum (every step of the prefix, a branch's steps after its first) and a 0 where it stops.
+    static func choices(prefix: [SequenceOperation], lanes: [[SequenceOperation]?] = []) -> [UInt64] {
+        func steps(_ operations: [SequenceOperation], lane: Int?) -> [UInt64] {
+            var choices: [UInt64] = []
+            for (index, operation) in operations.enumerated() {
+                let step = StepChoices(operation, lane: lane)
+                choices += (index == 0 && lane != nil ? [] : [1]) + [step.kind.rawValue, step.slot, step.parameter]
+            }
+            return choices + [0]
         }
-        let failure = ProgramFailure(contract: .microchip, message: "", expected: "", steps: [], failingIndex: 7, concurrent: false)
-        let shrinker = ProgramShrinker(contract: .microchip) { candidate in
-            runs += 1
-            #expect(seen.insert(candidate).inserted, "run twice: \(candidate)")
-            return fails(candidate) ? .failed(failure) : .passed
+        var choices = steps(prefix, lane: nil)
+        // A client's position: the branches kept before it (a repeat with no branch before it sends nothing).
+        var position = 0
+        for lane in lanes {
+            if let lane {
+                choices += [1, 0] + steps(lane, lane: position)
+                position += 1
+            } else {
+                choices += [1, 1]
+                if position > 0 { position += 1 }
+            }
         }
-        let result = shrinker.shrink(program, failure: failure)
-        #expect(result.program == SequenceProgram(prefix: needed, lanes: []), "\(result.program.operations)")
-        #expect(result.replays == runs && !result.spent)
-        #expect(runs < 40, "\(runs) candidates run")
+        return choices + [0]
     }
 
-    @Test("a removed create takes the operations on its announcement with it")
-    func normalizing() {
-        let program = SequenceProgram(prefix: [.create(slot: 0, chip: .none), .upload(slot: 0, .png), .photo(slot: 0, .png), .list(near: true)], lanes: [])
-        var shorter = program
-        shorter.prefix.removeFirst()
-        #expect(shorter.normalized().operations == [.list(near: true)])
-        let branches = SequenceProgram(prefix: [.create(slot: 0, chip: .none)], lanes: [[.details(slot: 0)], [.upload(slot: 5, .png)]])
-        #expect(branches.normalized() == SequenceProgram(prefix: [.create(slot: 0, chip: .none), .details(slot: 0)], lanes: []), "one branch left joins the prefix")
+    /// The drawn program of `choices`.
+    static func program(_ choices: [UInt64]) throws -> DrawnProgram {
+        try SequencePlan.drawnPrograms().replay(choices)
+    }
+
+    /// A backend with a planted defect, as far as shrinking sees it: `fails` says whether a
+    /// program shows it (and at which step of its prefix, `nil` for a concurrent failure), and
+    /// every run is recorded.
+    final class FakeRuns {
+        let contract: SequenceContract
+        let fails: (SequenceProgram, _ run: Int) -> Int??
+        var runs: [SequenceProgram: Int] = [:]
+        var requests = 0
+
+        init(_ contract: SequenceContract, fails: @escaping (SequenceProgram, _ run: Int) -> Int??) {
+            self.contract = contract
+            self.fails = fails
+        }
+
+        func run(_ program: SequenceProgram, classifying: Bool) -> ProgramOutcome {
+            runs[program, default: 0] += 1
+            requests += program.requestCost
+            guard let failing = fails(program, runs[program] ?? 0) else { return .passed(exercised: [], requests: program.requestCost) }
+            let failure = ProgramFailure(
+                contract: contract, message: "planted", expected: "", steps: [], failingIndex: failing ?? program.prefix.count,
+                concurrent: failing == nil)
+            return .failed(failure, requests: program.requestCost)
+        }
+    }
+
+    /// The positions of `pattern`'s operations in `operations`, when all are there in order.
+    static func positions(of pattern: [(SequenceOperation) -> Bool], in operations: [SequenceOperation]) -> [Int]? {
+        var found: [Int] = []
+        for (index, operation) in operations.enumerated() where found.count < pattern.count && pattern[found.count](operation) { found.append(index) }
+        return found.count == pattern.count ? found : nil
+    }
+
+    @Test("the engine shrinks a program to what the failure needs, sends no program twice, and stays within the allowance")
+    func shrinksToTheNeededOperations() throws {
+        let program: [SequenceOperation] = [
+            .list(near: false), .create(slot: 0, chip: .chip(0)), .upload(slot: 0, .jpeg), .details(slot: 0),
+            .create(slot: 1, chip: .none), .delete(slot: 0), .upload(slot: 1, .png), .create(slot: 2, chip: .chip(0)), .details(slot: 2),
+        ]
+        let choices = Self.choices(prefix: program)
+        let drawn = try Self.program(choices)
+        #expect(drawn.program == SequenceProgram(prefix: program, lanes: []))
+        // The planted defect: a create with the microchip number of an announcement deleted before it fails.
+        let fake = FakeRuns(.microchip) { candidate, _ in
+            var chips: [Int: Int] = [:], deleted: Set<Int> = []
+            for (index, operation) in candidate.prefix.enumerated() {
+                switch operation {
+                case .create(let slot, .chip(let chip)):
+                    if let holder = chips[chip], deleted.contains(holder) { return .some(index) }
+                    chips[chip] = slot
+                case .delete(let slot): deleted.insert(slot)
+                default: break
+                }
+            }
+            return nil
+        }
+        guard case .failed(let failure, _) = fake.run(drawn.program, classifying: true) else {
+            Issue.record("the program does not fail")
+            return
+        }
+        let shrunk = try SequenceExplorer.shrink(
+            failure, of: drawn.program, choices: choices, size: 100, generator: SequencePlan.drawnPrograms(), allowance: 470, run: fake.run)
+        #expect(shrunk.value.program == SequenceProgram(prefix: [.create(slot: 0, chip: .chip(0)), .delete(slot: 0), .create(slot: 1, chip: .chip(0))], lanes: []),
+            "\(shrunk.value.program.operations)")
+        #expect(shrunk.stopReason == .minimal)
+        #expect(fake.runs.values.allSatisfy { $0 == 1 }, "a program sent twice: \(fake.runs.filter { $0.value > 1 })")
+        #expect(shrunk.cost == fake.requests - drawn.program.requestCost && shrunk.cost <= 470)
+    }
+
+    @Test("shrinking never sends more than its allowance: it stops, saying why, when the next candidate would not fit")
+    func shrinkingAllowance() throws {
+        let program: [SequenceOperation] = [
+            .create(slot: 0, chip: .none), .upload(slot: 0, .png), .details(slot: 0), .upload(slot: 0, .jpeg), .details(slot: 0), .list(near: true),
+        ]
+        let choices = Self.choices(prefix: program)
+        let drawn = try Self.program(choices)
+        // Fails whenever a create and a list remain.
+        let fake = FakeRuns(.visible) { candidate, _ in
+            guard candidate.prefix.contains(where: { if case .create = $0 { true } else { false } }),
+                let list = candidate.prefix.firstIndex(where: { if case .list = $0 { true } else { false } })
+            else { return nil }
+            return .some(list)
+        }
+        guard case .failed(let failure, _) = fake.run(drawn.program, classifying: true) else {
+            Issue.record("the program does not fail")
+            return
+        }
+        for allowance in [0, 5, 9, 20] {
+            fake.requests = 0
+            fake.runs = [:]
+            let shrunk = try SequenceExplorer.shrink(
+                failure, of: drawn.program, choices: choices, size: 100, generator: SequencePlan.drawnPrograms(), allowance: allowance, run: fake.run)
+            #expect(fake.requests == shrunk.cost && shrunk.cost <= allowance, "allowance \(allowance): \(fake.requests) requests sent")
+            #expect(shrunk.stopReason == .replayBudget, "allowance \(allowance): \(shrunk.stopReason)")
+            #expect(Self.positions(of: [{ if case .create = $0 { true } else { false } }, { $0 == .list(near: true) }], in: shrunk.value.program.prefix) != nil)
+        }
+    }
+
+    @Test("a step naming an announcement whose create was deleted is skipped: the choices replay as a valid shorter program")
+    func deletedCreate() throws {
+        let program: [SequenceOperation] = [
+            .list(near: true), .create(slot: 0, chip: .chip(0)), .upload(slot: 0, .png), .photo(slot: 0, .png), .create(slot: 1, chip: .chip(1)),
+            .details(slot: 0), .details(slot: 1),
+        ]
+        let drawn = try Self.program(Self.choices(prefix: program))
+        #expect(drawn.program == SequenceProgram(prefix: program, lanes: []))
+        var choices = Self.choices(prefix: program)
+        choices.removeSubrange(drawn.stepChoices[1])
+        let shorter = try Self.program(choices).program
+        #expect(shorter == SequenceProgram(prefix: [.list(near: true), .create(slot: 1, chip: .chip(1)), .details(slot: 1)], lanes: []),
+            "\(shorter.operations)")
+        #expect(SequencePlanTests.isValid(shorter))
+        // Without the upload, GET of its photo goes too.
+        var withoutUpload = Self.choices(prefix: program)
+        withoutUpload.removeSubrange(drawn.stepChoices[2])
+        #expect(try Self.program(withoutUpload).program.prefix == [
+            .list(near: true), .create(slot: 0, chip: .chip(0)), .create(slot: 1, chip: .chip(1)), .details(slot: 0), .details(slot: 1),
+        ])
+    }
+
+    @Test("clients' branches: one left joins the prefix, a repeated branch names the client's own announcements")
+    func branches() throws {
+        let prefix: [SequenceOperation] = [.create(slot: 0, chip: .none), .create(slot: 1, chip: .none)]
+        let branch: [SequenceOperation] = [.create(slot: 100, chip: .chip(0)), .details(slot: 100), .upload(slot: 0, .png)]
+        let three = try Self.program(Self.choices(prefix: prefix, lanes: [branch, nil, nil])).program
+        #expect(three.lanes == [
+            branch, [.create(slot: 200, chip: .chip(0)), .details(slot: 200), .upload(slot: 1, .png)],
+            [.create(slot: 300, chip: .chip(0)), .details(slot: 300), .upload(slot: 0, .png)],
+        ])
+        #expect(SequencePlanTests.isValid(three))
+        let one = try Self.program(Self.choices(prefix: prefix, lanes: [branch])).program
+        #expect(one == SequenceProgram(prefix: prefix + branch, lanes: []))
+        // A repeated branch with none before it sends nothing: the other client's joins the prefix.
+        let noFirst = try Self.program(Self.choices(prefix: prefix, lanes: [nil, branch])).program
+        #expect(noFirst == SequenceProgram(prefix: prefix + branch, lanes: []))
+        // A branch cannot create an announcement of the prefix: that step is skipped.
+        let creatingPrefixSlot = StepChoices(kind: .create, slot: 3, parameter: 0)
+        var choices = Self.choices(prefix: prefix, lanes: [[.details(slot: 0)], [.details(slot: 1)]])
+        choices.insert(contentsOf: [1, creatingPrefixSlot.kind.rawValue, creatingPrefixSlot.slot, creatingPrefixSlot.parameter], at: choices.count - 2)
+        #expect(try Self.program(choices).program.lanes == [[.details(slot: 0)], [.details(slot: 1)]])
+    }
+
+    @Test("a race failure shrinks to two clients: a branch goes, a candidate that passes runs 4 times, one failing run of 4 counts")
+    func shrinksARace() throws {
+        let prefix: [SequenceOperation] = [.create(slot: 0, chip: .none), .list(near: true)]
+        let branch: [SequenceOperation] = [.delete(slot: 0), .details(slot: 0), .list(near: false)]
+        let choices = Self.choices(prefix: prefix, lanes: [branch, nil, nil])
+        let drawn = try Self.program(choices)
+        #expect(drawn.program.lanes.count == 3)
+        // Two clients deleting the first announcement at once: it shows on the third run of a program.
+        let fake = FakeRuns(.concurrent) { candidate, run in
+            let deleting = candidate.lanes.filter { $0.first.map { if case .delete = $0 { true } else { false } } ?? false }
+            return deleting.count >= 2 && run >= 3 ? .some(nil) : nil
+        }
+        _ = fake.run(drawn.program, classifying: false)
+        _ = fake.run(drawn.program, classifying: false)
+        guard case .failed(let failure, _) = fake.run(drawn.program, classifying: false) else {
+            Issue.record("the program does not fail")
+            return
+        }
+        let shrunk = try SequenceExplorer.shrink(
+            failure, of: drawn.program, choices: choices, size: 100, generator: SequencePlan.drawnPrograms(), allowance: 470, run: fake.run)
+        #expect(shrunk.value.program == SequenceProgram(prefix: [.create(slot: 0, chip: .none)], lanes: [[.delete(slot: 0)], [.delete(slot: 0)]]),
+            "\(shrunk.value.program.json.serialized())")
+        let sent = fake.runs.filter { $0.key != drawn.program }
+        #expect(sent.values.allSatisfy { $0 <= SequenceExplorer.concurrentRuns }, "\(sent.values.sorted())")
+        #expect(sent.filter { $0.key.lanes.count >= 2 }.values.allSatisfy { $0 >= 3 }, "a concurrent candidate run fewer than 3 times")
+        #expect(sent.keys.allSatisfy { $0.isConcurrent }, "a candidate without clients at once cannot break the concurrency contract")
     }
 
     @Test("list rows the run did not create are checked only for what the apps decode")

@@ -29,6 +29,27 @@ struct SequencePlanTests {
         return programs
     }
 
+    /// Whether `program` is one the generator can make: every operation allowed where it stands
+    /// (the prefix in order, each branch from the prefix's state as its client), no branch empty,
+    /// and none or at least two branches. (A replay may skip every step of the prefix.)
+    static func isValid(_ program: SequenceProgram) -> Bool {
+        var state = PlanState()
+        for operation in program.prefix {
+            guard state.allows(operation) else { return false }
+            state.apply(operation)
+        }
+        guard program.lanes.count != 1 else { return false }
+        for (index, lane) in program.lanes.enumerated() {
+            guard !lane.isEmpty else { return false }
+            var laneState = state.lane(index)
+            for operation in lane {
+                guard laneState.allows(operation) else { return false }
+                laneState.apply(operation)
+            }
+        }
+        return true
+    }
+
     /// Whether `operations` hold `pattern` as a subsequence on one slot (the slot bound at the first
     /// operation that names one).
     static func has(_ operations: [SequenceOperation], _ pattern: [(SequenceOperation) -> Bool]) -> Bool {
@@ -184,7 +205,7 @@ struct SequencePlanTests {
     func programsAreValid() {
         for seed in UInt64(1)...10 {
             for program in Self.explored(seed: seed) {
-                #expect(program.normalized() == program, "\(program.json.serialized())")
+                #expect(Self.isValid(program), "\(program.json.serialized())")
                 if program.isConcurrent {
                     #expect((2...3).contains(program.lanes.count))
                     let prefixSlots = Set(program.prefix.compactMap(\.slot))
@@ -200,5 +221,30 @@ struct SequencePlanTests {
         #expect(concurrent > 0)
         let sequentialOnly = SequencePlan.programs(maxClients: 1).samples(count: 200, seed: 3).filter(\.isConcurrent).count
         #expect(sequentialOnly == 0, "--concurrency 1: no requests at once")
+    }
+
+    @Test("any choices replay as a valid program: drawn ones with choices deleted, changed or cut, and random ones")
+    func everyReplayIsValid() throws {
+        var random = Xoshiro256StarStar(seed: 29)
+        for maxClients in [1, 2, 3] {
+            let generator = SequencePlan.drawnPrograms(maxClients: maxClients)
+            for index in 0..<300 {
+                var testCase = TestCase(random: random.split(), size: index % 101)
+                _ = try? generator.draw(&testCase)
+                var choices = testCase.choices
+                switch index % 4 {
+                case 0:
+                    let start = Int(random.bounded(by: UInt64(choices.count - 1)))
+                    choices.removeSubrange(start..<min(choices.count, start + 1 + Int(random.bounded(by: 7))))
+                case 1:
+                    for _ in 0...random.bounded(by: 3) { choices[Int(random.bounded(by: UInt64(choices.count - 1)))] = random.bounded(by: 40) }
+                case 2: choices = Array(choices.prefix(Int(random.bounded(by: UInt64(choices.count)))))
+                default: choices = (0..<random.bounded(by: 80)).map { _ in random.bounded(by: 2) == 0 ? 1 : random.bounded(by: 40) }
+                }
+                let program = try generator.replay(choices).program
+                #expect(Self.isValid(program), "\(choices) -> \(program.json.serialized())")
+                #expect(maxClients >= 2 || !program.isConcurrent, "--concurrency \(maxClients): \(program.json.serialized())")
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import PetSpotConcurrency
 
-/// The live progress line of a long run: cases done, failures and rate, on standard error.
+/// The live progress line of a long run: units done (cases, scenarios), failures and rate, on
+/// standard error. A later part of the run that counts other units draws a line of its own
+/// (``stage(_:total:unit:)``).
 ///
 /// On a terminal the line is rewritten in place with `\r` at most ten times a second; otherwise
 /// (CI logs) a plain line is written at most every five seconds. Nothing is written during the
@@ -25,6 +27,8 @@ package final class ProgressLine: Sendable {
     private let label: String
     /// Units in all.
     private let total: Int
+    /// What a unit is, plural: `cases`.
+    private let unit: String
     /// When the work started.
     private let start: ContinuousClock.Instant
     /// The counts, behind a lock.
@@ -32,11 +36,12 @@ package final class ProgressLine: Sendable {
     /// Whether the line is drawn at all.
     private let enabled: Bool
 
-    /// A progress line for `total` units of work labelled `label`.
-    package init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true) {
+    /// A progress line for `total` units of work (`unit`, plural) labelled `label`.
+    package init(output: RunnerOutput, label: String, total: Int, unit: String = "cases", enabled: Bool = true) {
         self.output = output
         self.label = label
         self.total = total
+        self.unit = unit
         self.enabled = enabled
         let start = ContinuousClock.now
         self.start = start
@@ -64,6 +69,12 @@ package final class ProgressLine: Sendable {
         }
     }
 
+    /// A line of its own for a later part of the run, `total` units of `unit` labelled `label`,
+    /// drawn to the same output when this one is drawn. Finish this line first.
+    package func stage(_ label: String, total: Int, unit: String) -> ProgressLine {
+        ProgressLine(output: output, label: label, total: total, unit: unit, enabled: enabled)
+    }
+
     /// Clears the in-place line (terminals) before the summary is printed.
     package func finish() {
         counts.withLock { counts in
@@ -75,6 +86,7 @@ package final class ProgressLine: Sendable {
     private func render(now: ContinuousClock.Instant, done: Int, failures: Int) -> String {
         let elapsed = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        return "\(label): \(done)/\(total) cases, \(failures) failed, \(Int(rate.rounded())) cases/s"
+        let shownRate = rate >= 10 ? String(Int(rate.rounded())) : String(format: "%.1f", rate)
+        return "\(label): \(done)/\(total) \(unit), \(failures) failed, \(shownRate) \(unit)/s"
     }
 }

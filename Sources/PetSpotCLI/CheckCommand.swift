@@ -41,6 +41,21 @@ struct CheckCommand: RunnerCommand {
     static let submissionTimeout = Option.seconds(
         "--submission-timeout", default: SubmissionSettings.defaults.requestTimeout, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).",
         replay: .whenGiven)
+    static let submissionScenario = Option<[UInt64]?>(
+        OptionSpec(
+            "--submission-scenario", value: "CHOICES", default: "none: the generated scenarios",
+            help: "Replay one scenario of the submission under faults alone (the dotted numbers a failure's replay line gives); no other group runs."),
+        replay: .whenGiven,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) -> [UInt64]? in
+            guard let text = given.last else { return nil }
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            let choices = parts.compactMap { UInt64($0) }
+            guard choices.count == parts.count, choices.count <= 4096 else {
+                throw context.usage("invalid value '\(text)' for --submission-scenario: expected whole numbers joined by dots, as a failure's replay line gives them (e.g. 1.0.3.2)")
+            }
+            return choices
+        },
+        words: { $0.map { "--submission-scenario " + $0.map(String.init).joined(separator: ".") } })
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
     static let spec = CommandSpec(
@@ -59,7 +74,10 @@ struct CheckCommand: RunnerCommand {
             Then the accepted reports go to the in-process strict mock backend (create, photo upload, read back) and the \
             catalog's negative cases and the kept regressions run.
             """,
-        options: [CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout]
+        options: [
+            CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout,
+            submissionScenario,
+        ]
             + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
@@ -98,7 +116,8 @@ struct CheckCommand: RunnerCommand {
         usesMock = !options[Self.noMock]
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds])
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds],
+            replayScenario: options[Self.submissionScenario])
         replayCommand = options.replayLine
         self.arguments = arguments
     }
@@ -134,7 +153,10 @@ struct CheckCommand: RunnerCommand {
         // An adapter that answered no question submits nothing: the groups after the flow
         // answers would pass on their own (the mock's catalogs, the kept schema cases) and let a
         // dead adapter print PASS lines, so they do not run.
-        let notRun = try await ContractRegistry.checkAll(session, stoppingOn: interruption) { group in
+        // A replayed scenario of the submission under faults runs alone.
+        let skipped = submission.replayScenario == nil
+            ? [] : Set(ContractRegistry.groups.map(\.name)).subtracting([SubmissionSettings.groupName])
+        let notRun = try await ContractRegistry.checkAll(session, skipping: skipped, stoppingOn: interruption) { group in
             guard !(group is FlowAnswerContracts), let adapter else { return false }
             return adapter.questionsAsked > 0 && adapter.answeredCount == 0
         }

@@ -16,6 +16,12 @@ package struct SubmissionSettings: Sendable {
     package var requestTimeout: Double
     /// Seconds the shrinker may spend on one property.
     package var shrinkSeconds: Double
+    /// The choices of one scenario to run alone (`check --submission-scenario`, the replay line of
+    /// a failure), instead of `scenarios` generated ones.
+    package var replayScenario: [UInt64]?
+
+    /// The name of the group these settings drive (`check` runs it alone to replay a scenario).
+    package static let groupName = "submission under faults"
 
     /// What a default `check` uses: 40 scenarios, report-flows.md's rule, a 0.3 s time-out (every
     /// answer held past it costs that long; the proxy answers a healthy request in milliseconds),
@@ -23,10 +29,11 @@ package struct SubmissionSettings: Sendable {
     package static let defaults = SubmissionSettings(scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 5)
 
     /// Settings.
-    package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double) {
+    package init(scenarios: Int, rule: SubmissionRule, requestTimeout: Double, shrinkSeconds: Double, replayScenario: [UInt64]? = nil) {
         self.scenarios = scenarios
         self.rule = rule
         self.requestTimeout = requestTimeout
         self.shrinkSeconds = shrinkSeconds
+        self.replayScenario = replayScenario
     }
 }

@@ -273,6 +273,7 @@ struct SubmissionFaultTests {
         // Four bodies of 6 MiB: together over the 21 MiB budget, so one of them waits for room.
         let size = 6 * 1024 * 1024
         let port = rig.url.port ?? 0
+        let started = Locked(0)
         let statuses = await withTaskGroup(of: Int?.self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -283,10 +284,15 @@ struct SubmissionFaultTests {
                         let request = TransportRequest(
                             method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json")], body: body)
                         let bytes = Self.raw(request)
-                        // Half, then the rest: every proxy thread has begun reading before any body is whole.
-                        guard (try? connection.write(Array(bytes[..<(bytes.count / 2)]))) != nil else { return nil }
-                        Thread.sleep(forTimeInterval: 0.2)
-                        guard (try? connection.write(Array(bytes[(bytes.count / 2)...]))) != nil else { return nil }
+                        // The head and a little of the body (it fits the socket's buffer, so no write blocks), then,
+                        // once all four have sent theirs, the rest: every proxy thread has read a head and asked the
+                        // budget before any body is whole (a hang guard of 60 s, not a measure).
+                        let opening = 16 * 1024
+                        guard (try? connection.write(Array(bytes[..<opening]))) != nil else { return nil }
+                        started.withLock { $0 += 1 }
+                        let deadline = ContinuousClock.now + .seconds(60)
+                        while started.withLock({ $0 }) < 4 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                        guard (try? connection.write(Array(bytes[opening...]))) != nil else { return nil }
                         return (try? connection.readResponse())??.status
                     }
                 }

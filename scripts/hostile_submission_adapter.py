@@ -4,10 +4,12 @@
 It answers version 1 questions as scripts/python_adapter.py does (so the run reaches the
 submission under faults), and every `submit` and `tryAgain` opens CONNECTIONS connections at once
 (default 10), each sending one POST of BYTES bytes (default 20 MiB) to the question's baseURL,
-then answers the no-connection alert; `cancel` is answered cancelled. With `--idle`, each `submit`
-also opens one connection that never sends a byte and is never closed (a pre-connect left behind).
+then answers the no-connection alert; `cancel` is answered cancelled. The POSTs are creates
+(`/api/v1/announcements`), or with `--upload` photo uploads (`/api/v1/announcements/ID/photos`,
+whose limit is 20 MiB where a create's is 100 KB). With `--idle`, each `submit` also opens one
+connection that never sends a byte and is never closed (a pre-connect left behind).
 
-Usage: hostile_submission_adapter.py [--connections N] [--bytes N] [--idle]
+Usage: hostile_submission_adapter.py [--connections N] [--bytes N] [--upload] [--idle]
 
     /usr/bin/time -v petspot-contracts check --sut "python3 scripts/hostile_submission_adapter.py" \
         --cases 200 --no-progress     # "Maximum resident set size"
@@ -21,6 +23,9 @@ NO_CONNECTION = "No connection. Please check your network and try again."
 idle_connections = []  # kept open until the adapter exits
 
 
+PATH = "/api/v1/announcements"
+
+
 def flood(base_url, connections, size):
     """Opens `connections` connections to base_url at once, each POSTing `size` bytes."""
     target = urllib.parse.urlsplit(base_url)
@@ -29,7 +34,7 @@ def flood(base_url, connections, size):
     def one():
         try:
             with socket.create_connection((target.hostname, target.port), timeout=30) as sock:
-                sock.sendall((f"POST /api/v1/announcements HTTP/1.1\r\nHost: {target.hostname}\r\n"
+                sock.sendall((f"POST {PATH} HTTP/1.1\r\nHost: {target.hostname}\r\n"
                               f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode())
                 sent = 0
                 while sent < size:
@@ -52,6 +57,9 @@ def main(args):
         if flag == "--connections": connections = int(args.pop(0))
         elif flag == "--bytes": size = int(args.pop(0))
         elif flag == "--idle": idle = True
+        elif flag == "--upload":
+            global PATH
+            PATH = "/api/v1/announcements/00000000-0000-4000-8000-000000000000/photos"
         else: sys.exit(f"hostile_submission_adapter: unknown argument {flag!r}\n{__doc__}")
     reports = {}
     for raw in sys.stdin.buffer:

@@ -27,9 +27,9 @@ import PetSpotModel
 /// are open at once (when a new one waits, the oldest connection that has sent nothing is closed
 /// to make room; otherwise it waits in the listen queue), and the bodies announced over
 /// ``smallBodyBytes`` are read only while the bytes of all of them fit ``bodyBudget`` (one of
-/// ``maxRequestBytes`` at a time, the app's sending stalls meanwhile). A body over
-/// ``maxRequestBytes`` is answered 413 unread, as the backend answers it (its limits are 100 KB
-/// for a create and under 20 MiB for a photo). The log keeps ``loggedBodyBytes`` of each body.
+/// ``maxRequestBytes`` at a time, the app's sending stalls meanwhile). A body over the backend's
+/// own limit is answered 413 unread, as the backend answers it: a create over ``maxCreateBytes``,
+/// any other over ``maxRequestBytes`` (a photo is under 20 MiB). The log keeps ``loggedBodyBytes`` of each body.
 ///
 /// One thread accepts and watches the connections that have sent nothing yet; each request has a
 /// thread of its own. Requests are forwarded by a function the request's thread calls and waits
@@ -40,6 +40,9 @@ package final class FaultProxy: Sendable {
     package static let maxOpenConnections = 32
     /// The longest request body read (a photo of 20 MiB plus its multipart framing).
     package static let maxRequestBytes = 21 * 1024 * 1024
+    /// The longest create body read: the backend's limit (backend-contract.md: at most 100 KB,
+    /// larger is answered 413).
+    package static let maxCreateBytes = 100 * 1024
     /// Bodies announced up to this size are read without asking the budget.
     package static let smallBodyBytes = 64 * 1024
     /// The bytes of announced bodies over ``smallBodyBytes`` read at once: one of the largest.
@@ -390,7 +393,8 @@ package final class FaultProxy: Sendable {
             limits: HTTPParserLimits(maxHeaderBytes: 64 * 1024, maxBodyBytes: Self.maxRequestBytes),
             bodyLimit: { head in
                 announced.withLock { $0 = head.headers["Content-Length"].flatMap { Int($0) } ?? Self.maxRequestBytes }
-                return Self.maxRequestBytes
+                let path = head.target.split(separator: "?").first.map(String.init) ?? head.target
+                return head.method == "POST" && path == "/api/v1/announcements" ? Self.maxCreateBytes : Self.maxRequestBytes
             },
             minimumBodyLimit: Self.smallBodyBytes)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

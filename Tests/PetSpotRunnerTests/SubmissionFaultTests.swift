@@ -281,8 +281,10 @@ struct SubmissionFaultTests {
                         guard let connection = try? RawHTTPConnection(port: port, timeout: 120) else { return nil }
                         defer { connection.close() }
                         let body = Data(repeating: UInt8(ascii: "x"), count: size)
+                        // A photo upload (a create over 100 KB is answered 413 unread).
                         let request = TransportRequest(
-                            method: "POST", path: "/api/v1/announcements", headers: [("Content-Type", "application/json")], body: body)
+                            method: "POST", path: "/api/v1/announcements/00000000-0000-4000-8000-000000000000/photos",
+                            headers: [("Content-Type", "image/jpeg")], body: body)
                         let bytes = Self.raw(request)
                         // The head and a little of the body (it fits the socket's buffer, so no write blocks), then,
                         // once all four have sent theirs, the rest: every proxy thread has read a head and asked the
@@ -301,20 +303,23 @@ struct SubmissionFaultTests {
             for await status in group { statuses.append(status) }
             return statuses
         }
-        #expect(statuses.map { $0 ?? 0 }.sorted() == [413, 413, 413, 413], "the mock refuses a create over 100 KB: \(statuses)")
+        #expect(statuses.allSatisfy { $0 != nil && $0 == statuses[0] }, "each upload was read and forwarded: \(statuses)")
         let load = rig.proxy.load
         #expect(load.peakBodyBytes > 0 && load.peakBodyBytes <= FaultProxy.bodyBudget, "\(load)")
         #expect(load.bodyBytes == 0, "every reservation was given back: \(load)")
-        // Announced over the limit (30 MiB): answered 413 at once, the body never read or forwarded.
-        rig.proxy.begin(faults: [], holdLimit: 10)
-        let connection = try RawHTTPConnection(port: port, timeout: 60)
-        defer { connection.close() }
-        try connection.write(Array("POST /api/v1/announcements HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(30 * 1024 * 1024)\r\n\r\n".utf8))
-        let answer = try connection.readResponse()
-        #expect(answer?.status == 413)
-        let log = rig.proxy.exchanges(settlingFor: 60)
-        try #require(log.count == 1)
-        #expect(log[0].bodyBytes == 30 * 1024 * 1024 && log[0].backendAnswer == nil && log[0].request?.body.isEmpty == true)
+        // Announced over the backend's limit (an upload of 30 MiB, a create of 200 KB): answered 413 at
+        // once, the body never read or forwarded.
+        for (path, size) in [("/api/v1/announcements/00000000-0000-4000-8000-000000000000/photos", 30 * 1024 * 1024), ("/api/v1/announcements", 200 * 1024)] {
+            rig.proxy.begin(faults: [], holdLimit: 10)
+            let connection = try RawHTTPConnection(port: port, timeout: 60)
+            defer { connection.close() }
+            try connection.write(Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(size)\r\n\r\n".utf8))
+            let answer = try connection.readResponse()
+            #expect(answer?.status == 413, "\(path)")
+            let log = rig.proxy.exchanges(settlingFor: 60)
+            try #require(log.count == 1)
+            #expect(log[0].bodyBytes == size && log[0].backendAnswer == nil && log[0].request?.body.isEmpty == true, "\(path)")
+        }
     }
 
     // MARK: The scenarios' reports

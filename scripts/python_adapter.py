@@ -68,6 +68,7 @@ SUBMISSION_DEFECTS = [  # name, field, property, summary: the same as Defects.sw
     ("submit-double-create", "submission", "one-announcement", "every attempt sends the create twice (a double tap not debounced) and uploads to the second"),
     ("submit-upload-answer-needs-body", "submission", "gets-through", "takes the upload's 201 {} for a failure (expects a photoUrl in it): an alert after a successful upload"),
     ("submit-shows-first-password", "submission", "leaves-flow", "after a retry, the submitted answer shows the first attempt's managementPassword"),
+    ("submit-retry-untrimmed", "submission", "inputs-kept", "Try Again rebuilds the body from the untrimmed inputs: petName, breed, description, reward and email as typed"),
 ]
 PROTOCOL_BREAKS = ["crash-on-submit", "banner", "wrong-v", "ignore-request-timeout"]  # not defects: --list-defects leaves them out
 RELEASES = {  # name: (has the Found flow, sends petName/breed/age, sends 0.0, 0.0 for an empty location, status by flow, protocol version)
@@ -375,6 +376,16 @@ def alert(failure):
     if failure.status is not None and failure.status >= 500 and has("submit-server-error-says-no-connection"): return NO_CONNECTION
     return WENT_WRONG
 
+def untrimmed(payload, q):
+    """The planted defect submit-retry-untrimmed: the body rebuilt from the inputs as typed, the texts
+    it carries not trimmed (the screen's caps still apply)."""
+    rebuilt = dict(payload)
+    for key in ("petName", "breed", "description", "reward", "email"):
+        typed = q["inputs"].get(key)
+        if key in rebuilt and isinstance(typed, str):
+            rebuilt[key] = capped(typed, 500) if key == "description" else capped(typed, 120) if key == "reward" else typed
+    return rebuilt
+
 def attempt(report):
     """One attempt: the create (unless the later rule retries only the upload), then the upload."""
     report["attempts"] += 1
@@ -391,6 +402,7 @@ def attempt(report):
     else:
         payload = dict(report["payload"])
         if retry and has("submit-retry-drops-microchip"): payload.pop("microchipNumber", None)
+        if retry and has("submit-retry-untrimmed"): payload = untrimmed(payload, report["question"])
         try:
             if has("submit-double-create"):
                 try: service.create(payload)

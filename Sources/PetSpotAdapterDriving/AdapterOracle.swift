@@ -141,13 +141,13 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
     /// the command (exit 126 or 127), or a second start also ended without a line; and an
     /// adapter seen waiting for more input without answering (``IdleWatch``) is asked to finish
     /// by closing its input, which tells an unflushed answer from none at all.
-    private func askLine(_ question: String, state: inout State) -> Result<String, AdapterProtocolError> {
+    private func askLine(_ question: String, state: inout State, extraSeconds: Double = 0) -> Result<String, AdapterProtocolError> {
         if let failure = state.setupFailure { return .failure(protocolError(failure)) }
         if state.restarts > Self.maxRestarts { return .failure(.gaveUp(restarts: Self.maxRestarts)) }
         let firstAnswer = state.lines == 0
         do {
             let running = try startedProcess(&state)
-            guard let line = try running.ask(question, timeout: timeout, returningWhenIdle: firstAnswer) else {
+            guard let line = try running.ask(question, timeout: timeout + extraSeconds, returningWhenIdle: firstAnswer) else {
                 let (late, ending) = running.closeInputAndWait(seconds: 1)
                 let reason: AdapterSetupFailure.Reason
                 if let late {
@@ -216,18 +216,20 @@ public final class AdapterOracle: SetupCheckedOracle, Sendable {
 
     /// Asks one question of protocol version 2 (a report's `submit`, `tryAgain` or `cancel`),
     /// made by `question` from its id, and decodes the answer with `decode` (given the line and
-    /// the id). Ids continue the oracle's sequence; failures follow the same restart policy.
+    /// the id). Ids continue the oracle's sequence; failures follow the same restart policy. The
+    /// answer may take `extraSeconds` longer than the oracle's time-out (the network the app
+    /// meets may hold an answer that long).
     /// - Returns: the question line, the answer line if any, the decoded answer or why there is
     ///   none, and, when there is none, what the adapter wrote on standard error meanwhile.
     package func askSubmission<Answer>(
-        _ question: (Int) -> JSONValue, decode: (String, Int) throws(AdapterProtocolError) -> Answer
+        _ question: (Int) -> JSONValue, extraSeconds: Double = 0, decode: (String, Int) throws(AdapterProtocolError) -> Answer
     ) -> (question: String, answerLine: String?, answer: Result<Answer, AdapterProtocolError>, standardError: StandardErrorExcerpt) {
         state.withLock { state in
             let id = state.nextId
             state.nextId += 1
             let text = question(id).serialized()
             state.failedQuestionErrors = StandardErrorExcerpt()
-            switch askLine(text, state: &state) {
+            switch askLine(text, state: &state, extraSeconds: extraSeconds) {
             case .failure(let error): return (text, nil, .failure(error), state.failedQuestionErrors)
             case .success(let line):
                 if let failure = firstAnswerSetupFailure(line, state: &state) { return (text, line, .failure(failure), state.failedQuestionErrors) }

@@ -45,6 +45,21 @@ struct CheckCommand: RunnerCommand {
         "--require-submission",
         help: "Fail when the adapter declares protocol version 1 only (its submission unchecked) instead of noting it.",
         replay: .whenGiven)
+    static let submissionScenario = Option<[UInt64]?>(
+        OptionSpec(
+            "--submission-scenario", value: "CHOICES", default: "none: the generated scenarios",
+            help: "Replay one scenario of the submission under faults alone (the dotted numbers a failure's replay line gives); no other group runs."),
+        replay: .whenGiven,
+        read: { (given: [String], context: OptionContext) throws(RunnerError) -> [UInt64]? in
+            guard let text = given.last else { return nil }
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            let choices = parts.compactMap { UInt64($0) }
+            guard choices.count == parts.count, choices.count <= 4096 else {
+                throw context.usage("invalid value '\(text)' for --submission-scenario: expected whole numbers joined by dots, as a failure's replay line gives them (e.g. 1.0.3.2)")
+            }
+            return choices
+        },
+        words: { $0.map { "--submission-scenario " + $0.map(String.init).joined(separator: ".") } })
     static let noMock = Option.flag("--no-mock", help: "Check the flow answers only: skip the in-process mock backend.", replay: .whenGiven)
 
     static let spec = CommandSpec(
@@ -67,7 +82,7 @@ struct CheckCommand: RunnerCommand {
             """,
         options: [
             CommonOptions.seed, cases, sut, sutTimeout, budget, maxFailures, shrinkSeconds, submissionScenarios, submissionRule, submissionTimeout,
-            requireSubmission,
+            requireSubmission, submissionScenario,
         ] + ReportOutputs.options + [noMock, CommonOptions.noProgress],
         examples: [
             "petspot-contracts check",
@@ -107,7 +122,7 @@ struct CheckCommand: RunnerCommand {
         submission = SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
             requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds],
-            requiresVersion2: options[Self.requireSubmission])
+            requiresVersion2: options[Self.requireSubmission], replayScenario: options[Self.submissionScenario])
         // The submission runs against the mock, scenario by scenario: without either it cannot be required.
         if submission.requiresVersion2 && (!usesMock || submission.scenarios == 0) {
             throw .usage(
@@ -150,7 +165,10 @@ struct CheckCommand: RunnerCommand {
         // An adapter that answered no question submits nothing: the groups after the flow
         // answers would pass on their own (the mock's catalogs, the kept schema cases) and let a
         // dead adapter print PASS lines, so they do not run.
-        let notRun = try await ContractRegistry.checkAll(session, stoppingOn: interruption) { group in
+        // A replayed scenario of the submission under faults runs alone.
+        let skipped = submission.replayScenario == nil
+            ? [] : Set(ContractRegistry.groups.map(\.name)).subtracting([SubmissionSettings.groupName])
+        let notRun = try await ContractRegistry.checkAll(session, skipping: skipped, stoppingOn: interruption) { group in
             guard !(group is FlowAnswerContracts), let adapter else { return false }
             return adapter.questionsAsked > 0 && adapter.answeredCount == 0
         }

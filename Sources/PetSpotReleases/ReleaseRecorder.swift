@@ -168,7 +168,7 @@ package struct ReleaseRecorder: Sendable {
             throw .runner("the recording's photo directory could not be made: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: photos) }
-        let app = AdapterSubmittingApp(oracle: oracle)
+        let app = AdapterSubmittingApp(oracle: oracle, heldAnswerSeconds: 0)
         var submissions: [RecordedSubmission] = []
         for (index, flowCase) in cases.enumerated() {
             contract.backend.removeAllAnnouncements()

@@ -145,7 +145,7 @@ extension ContractReport {
             "SPEC FINDING \(number): [\(finding.group)] \(finding.property)",
             "  \(visible(finding.message))",
             "  what it does to the user: \(visible(finding.consequence))",
-            "  the app follows report-flows.md here; the rule itself cannot meet the property (not counted as a failure)",
+            "  the reference model, following the same rule, breaks it too: the rule itself cannot meet the property (not counted as a failure)",
         ]
         if !finding.steps.isEmpty {
             lines.append("  steps:")

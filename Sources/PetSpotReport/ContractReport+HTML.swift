@@ -305,7 +305,7 @@ extension ContractReport {
     private func renderFindings(into page: inout HTMLPage) {
         guard !findings.isEmpty else { return }
         page.raw("<section id=\"findings\">\n<h2>Findings against the specification</h2>\n")
-        page.raw("<p>The reference model, which follows report-flows.md, fails these too: they are what the specification's own rule does to users, not failures of the app.</p>\n")
+        page.raw("<p>The reference model, following the rule each finding names, breaks these too: they are what that rule does to users, not failures of the app.</p>\n")
         for finding in findings {
             page.raw("<article class=\"finding\">\n<h3><span class=\"group\">")
             page.text("[\(finding.group)]")

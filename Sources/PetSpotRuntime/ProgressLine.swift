@@ -2,7 +2,8 @@ import Foundation
 import PetSpotConcurrency
 
 /// The live progress line of a long run, on standard error: the group under way (`group 5/14:
-/// details`), and the cases done, failed and their rate once some are counted.
+/// details`), and the units done (cases, scenarios), failed and their rate once some are counted.
+/// A part of a group that counts other units draws a line of its own (``stage(_:total:unit:)``).
 ///
 /// Any group drives it: ``beginGroup(_:number:of:)`` when a group starts (the registry's loop
 /// calls it for every group), ``advance(by:failed:)`` for a group that counts cases. It is also
@@ -50,6 +51,8 @@ package final class ProgressLine: Sendable {
     private let label: String
     /// Units in all.
     private let total: Int
+    /// What a unit is, plural: `cases`.
+    private let unit: String
     /// Whether the line is drawn at all.
     private let enabled: Bool
     /// Whether the line is redrawn in place (a terminal) rather than written as lines.
@@ -61,14 +64,18 @@ package final class ProgressLine: Sendable {
     /// The task that redraws the line on its own (with the real clock only).
     private let ticker = Locked<Task<Void, Never>?>(nil)
 
-    /// A progress line for `total` units of work labelled `label`, redrawn in place when
+    /// A progress line for `total` units of work (`unit`, plural) labelled `label`, redrawn in place when
     /// `inPlace` (by default: when standard error is a terminal). With the real clock (`elapsed`
     /// `nil`) a ticker redraws it while the run lasts; with a clock of the caller's (tests) it is
     /// drawn only when a group begins, work advances or ``tick()`` is called.
-    package init(output: RunnerOutput, label: String, total: Int, enabled: Bool = true, inPlace: Bool? = nil, elapsed: Elapsed? = nil) {
+    package init(
+        output: RunnerOutput, label: String, total: Int, unit: String = "cases", enabled: Bool = true, inPlace: Bool? = nil,
+        elapsed: Elapsed? = nil
+    ) {
         self.output = output
         self.label = label
         self.total = total
+        self.unit = unit
         self.enabled = enabled
         let inPlace = inPlace ?? output.errorIsTerminal
         self.inPlace = inPlace
@@ -116,6 +123,15 @@ package final class ProgressLine: Sendable {
         state.withLock { draw(&$0) }
     }
 
+    /// A line of its own for a part of the run that counts other units: `total` units of `unit`
+    /// labelled `label`, on the same output, drawn when it advances (it has no ticker: this
+    /// line's keeps naming the group). Finish it before this one.
+    package func stage(_ label: String, total: Int, unit: String) -> ProgressLine {
+        let start = ContinuousClock.now
+        return ProgressLine(
+            output: output, label: label, total: total, unit: unit, enabled: enabled, inPlace: inPlace, elapsed: { ContinuousClock.now - start })
+    }
+
     /// Stops the line for good and clears it from a terminal, before the summary is printed.
     package func finish() {
         ticker.withLock { task in
@@ -145,7 +161,7 @@ package final class ProgressLine: Sendable {
         }
     }
 
-    /// `run: group 2/14: submission, 12/20 cases, 0 failed, 3 cases/s (14 s)`; the group part
+    /// `run: group 2/14: submission, 12/20 cases, 0 failed, 3.0 cases/s (14 s)`; the group part
     /// when one began, the cases part once some are done.
     private func render(_ state: State, now: Duration) -> String {
         let seconds = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
@@ -153,7 +169,8 @@ package final class ProgressLine: Sendable {
         if let group = state.group { parts.append("group \(group.number)/\(group.count): \(group.name)") }
         if state.done > 0 || state.group == nil {
             let rate = seconds > 0 ? Double(state.done) / seconds : 0
-            parts.append("\(state.done)/\(total) cases, \(state.failures) failed, \(Int(rate.rounded())) cases/s")
+            let shownRate = rate >= 10 ? String(Int(rate.rounded())) : String(format: "%.1f", rate)
+            parts.append("\(state.done)/\(total) \(unit), \(state.failures) failed, \(shownRate) \(unit)/s")
         }
         return "\(label): " + parts.joined(separator: ", ") + " (\(Int(seconds)) s)"
     }

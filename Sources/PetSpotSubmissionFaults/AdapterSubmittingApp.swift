@@ -7,12 +7,18 @@ import PetSpotJSON
 import PetSpotModel
 
 /// An app's adapter speaking protocol version 2, asked through the same process as its flow
-/// questions.
+/// questions. Each answer may take the oracle's time-out plus `heldAnswerSeconds`: an app that
+/// never gives up on a held answer answers only once the network has closed it.
 package struct AdapterSubmittingApp: SubmittingApp {
     let oracle: AdapterOracle
+    /// The longest the network holds an answer, in seconds.
+    let heldAnswerSeconds: Double
 
-    /// The app behind `oracle`'s adapter.
-    package init(oracle: AdapterOracle) { self.oracle = oracle }
+    /// The app behind `oracle`, meeting a network that holds an answer at most `heldAnswerSeconds`.
+    package init(oracle: AdapterOracle, heldAnswerSeconds: Double) {
+        self.oracle = oracle
+        self.heldAnswerSeconds = heldAnswerSeconds
+    }
 
     package var name: String { oracle.name }
 
@@ -34,7 +40,7 @@ package struct AdapterSubmittingApp: SubmittingApp {
     /// (``AdapterProtocolError/unsupported(version:)``: its declaration on the first submission
     /// question, a protocol failure after that).
     private func ask(_ question: (Int) -> JSONValue) -> AppTurn {
-        let asked = oracle.askSubmission(question) { line, id throws(AdapterProtocolError) in
+        let asked = oracle.askSubmission(question, extraSeconds: heldAnswerSeconds) { line, id throws(AdapterProtocolError) in
             if AdapterAnswer.declaresVersionOneOnly(line, expectedId: id) { throw .unsupported(version: 2) }
             return try SubmissionAnswer(line: line, expectedId: id)
         }

@@ -10,8 +10,8 @@ package struct CreatedAnnouncement: Sendable {
     package var id: String
     /// Its management password (a secret: never printed).
     package var password: String
-    /// The connection that created it.
-    package var connection: Int
+    /// The request that created it (its index in the scenario).
+    package var request: Int
     /// Whether the create's answer reached the app.
     package var deliveredToApp: Bool
     /// Whether details still answer it at the end.

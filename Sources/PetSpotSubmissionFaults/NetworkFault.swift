@@ -11,10 +11,11 @@ import PetSpotHTTP
 import PetSpotMockTransport
 import PetSpotModel
 
-/// What the network the runner plays does to one connection the app opens.
+/// What the network the runner plays does to one request the app sends.
 package enum NetworkFault: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
-    /// The connection is reset as soon as it is accepted, before a byte is read: what an app sees
-    /// of a refused connection (a listening port cannot refuse one client and accept the next).
+    /// The connection is reset as soon as the request's first byte arrives, before it is read:
+    /// what an app sees of a refused connection (a listening port cannot refuse one client and
+    /// accept the next).
     case refuse = "connection refused"
     /// The request is read and the connection closed: the backend never sees it.
     case dropRequest = "request dropped before the backend"
@@ -24,8 +25,9 @@ package enum NetworkFault: String, CaseIterable, Sendable, Hashable, CustomStrin
     case answer500 = "500 answered without forwarding"
     /// A 503 envelope is answered at once; the backend never sees the request.
     case answer503 = "503 answered without forwarding"
-    /// The request reaches the backend; its answer is held until the app gives up (its request
-    /// time-out), then the connection is closed.
+    /// The request reaches the backend; its answer is held until the app gives up (closes the
+    /// connection: its request time-out), at most ``ScenarioExecutor/holdLimit(requestTimeout:)``,
+    /// then the connection is closed.
     case holdPastTimeout = "answer held past the app's time-out"
 
     package var description: String { rawValue }

@@ -19,16 +19,33 @@ package struct ScenarioExecutor: Sendable {
     /// Where the photos the app reads are written.
     let photoDirectory: URL
 
-    /// How long an answer is held for an app that does not give up: well past its time-out.
-    var holdLimit: Double { max(requestTimeout * 4, requestTimeout + 2) }
+    /// How long an answer is held for an app that does not give up, from the moment its request
+    /// arrived: ``holdLimit(requestTimeout:)``.
+    var holdLimit: Double { Self.holdLimit(requestTimeout: requestTimeout) }
+
+    /// The longest an answer is held, in seconds, for an app given `requestTimeout`: until the app
+    /// gives up (closes the connection), at most max(4 × `requestTimeout`, `requestTimeout` + 10 s),
+    /// well past ``longestAllowedWait(requestTimeout:)``, so that an app that waits longer than it
+    /// was told is seen waiting, and how long.
+    package static func holdLimit(requestTimeout: Double) -> Double { max(4 * requestTimeout, requestTimeout + 10) }
+
+    /// The longest an app given `requestTimeout` may keep waiting for a held answer, in seconds
+    /// from the moment its request arrived: 2 × `requestTimeout` + 3 s. Twice the time-out leaves
+    /// room for a client that times the connection and the answer apart (each up to the time-out);
+    /// the 3 s are for a loaded machine, which delays the app's timer and its close (the proxy
+    /// adds how late its own looks at the connection came, measured meanwhile; a correct app
+    /// closes at its time-out whatever this allows, so the room costs a passing run nothing). An
+    /// app that ignores the value it was given (URLSession's 60 s default, urllib's) waits far longer.
+    package static func longestAllowedWait(requestTimeout: Double) -> Double { 2 * requestTimeout + 3 }
 
     /// Runs `scenario` on `app`: submits, then taps Cancel and Try Again on each alert as the
     /// scenario says, until the app leaves the flow or the attempts run out (one per fault, then
-    /// two on a healthy network).
+    /// two on a healthy network). Each turn's requests are those whose first byte arrived during
+    /// it; a connection the app opened and sent nothing on is not waited for.
     package func run(_ scenario: SubmissionScenario, on app: any SubmittingApp) -> ScenarioRun {
         var flowCase = scenario.flowCase
         let microchip = scenario.hasMicrochip ? target.microchips.next() : nil
-        flowCase.inputs[text: .chipNumber] = microchip
+        flowCase.inputs[text: .chipNumber] = microchip.flatMap { digits in scenario.microchip?.typed(digits) }
         let isPNG = flowCase.inputs.photo?.mimeType.lowercased() == "image/png"
         let tag = "petspot-contracts submission \(target.microchips.prefix) \(UUID().uuidString.lowercased())"
         let photo = isPNG ? SampleImage.png(tag: tag) : SampleImage.jpeg(tag: tag)
@@ -36,12 +53,12 @@ package struct ScenarioExecutor: Sendable {
         try? photo.write(to: URL(fileURLWithPath: photoPath))
         defer { try? FileManager.default.removeItem(atPath: photoPath) }
 
-        var run = ScenarioRun(scenario: scenario, flowCase: flowCase, microchip: microchip, photo: photo)
+        var run = ScenarioRun(scenario: scenario, flowCase: flowCase, microchip: microchip, photo: photo, requestTimeout: requestTimeout)
         proxy.begin(faults: scenario.faults, holdLimit: holdLimit)
         var seen = 0
         func record(_ action: UserAction, _ turn: AppTurn) {
             let all = proxy.exchanges(settlingFor: holdLimit + 1)
-            run.turns.append(ScenarioTurn(action: action, turn: turn, exchanges: Array(all[min(seen, all.count)...]), connectionsBefore: seen))
+            run.turns.append(ScenarioTurn(action: action, turn: turn, exchanges: Array(all[min(seen, all.count)...]), requestsBefore: seen))
             seen = all.count
         }
         let network = SubmissionNetwork(baseURL: proxyURL, requestTimeout: requestTimeout, photoPath: photoPath)
@@ -86,7 +103,7 @@ package struct ScenarioExecutor: Sendable {
             else { continue }
             var delivered = false
             if case .answered = exchange.delivery { delivered = true }
-            run.created.append(CreatedAnnouncement(id: id, password: password, connection: exchange.index, deliveredToApp: delivered))
+            run.created.append(CreatedAnnouncement(id: id, password: password, request: exchange.index, deliveredToApp: delivered))
         }
         for index in run.created.indices {
             // An id that is no single path segment is never sent back (see AnnouncementPath).

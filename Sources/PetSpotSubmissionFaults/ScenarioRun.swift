@@ -15,6 +15,8 @@ package struct ScenarioRun: Sendable {
     package var microchip: String?
     /// The photo the user attached.
     package var photo: Data
+    /// The request time-out the app was given, in seconds.
+    package var requestTimeout: Double
     /// The turns, in order.
     package var turns: [ScenarioTurn] = []
     /// Every announcement the scenario's creates made, in order.
@@ -31,11 +33,11 @@ package struct ScenarioRun: Sendable {
         return nil
     }
 
-    /// Every connection of the scenario, in order.
+    /// Every request of the scenario, in order.
     package var exchanges: [ProxiedExchange] { turns.flatMap(\.exchanges) }
 
     /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
-    /// connection, which the proxy answers at once (a loaded machine delayed it past the app's
+    /// request, which the proxy answers at once (a loaded machine delayed it past the app's
     /// time-out). Such a run says nothing about the app and is run again.
     package var isDisturbed: Bool {
         exchanges.contains { exchange in
@@ -54,8 +56,8 @@ extension ScenarioRun {
             let action: String
             switch turn.action {
             case .submit:
-                action = "user: fills the \(scenario.flowCase.flow.rawValue) report" + (microchip.map { " (microchip \($0))" } ?? " (no microchip)")
-                    + " and submits it"
+                action = "user: fills the \(scenario.flowCase.flow.rawValue) report"
+                    + (flowCase.inputs[text: .chipNumber].map { " (microchip typed \"\($0)\")" } ?? " (no microchip)") + " and submits it"
             case .tryAgain: action = "user: taps Try Again"
             case .cancel: action = "user: taps Cancel"
             }
@@ -67,7 +69,7 @@ extension ScenarioRun {
             steps.append(FailureStep(action: action, outcome: outcome))
             for exchange in turn.exchanges {
                 steps.append(FailureStep(
-                    action: "network, connection \(exchange.index + 1): " + SubmissionProperty.describe(exchange.request),
+                    action: "network, request \(exchange.index + 1): " + SubmissionProperty.describe(exchange.request),
                     outcome: Self.outcome(of: exchange, created: created), request: exchange.request.map(redactor.request)))
             }
         }
@@ -81,7 +83,7 @@ extension ScenarioRun {
         if let answer = exchange.backendAnswer {
             switch answer {
             case .success(let response):
-                let id = created.first { $0.connection == exchange.index }.map { " (\($0.id))" } ?? ""
+                let id = created.first { $0.request == exchange.index }.map { " (\($0.id))" } ?? ""
                 parts.append("the backend answered \(response.status)\(id)")
             case .failure(let error): parts.append("the backend gave no answer (\(error.description))")
             }
@@ -92,6 +94,7 @@ extension ScenarioRun {
         case .answered(let status): parts.append(exchange.fault == nil ? "answered \(status)" : "the app got \(status)")
         case .noAnswer: parts.append("the app got no answer")
         case .gaveUp(let seconds): parts.append("the app gave up after \(ContractReport.seconds(seconds)) s")
+        case .outwaited(let seconds): parts.append("the app still waited after \(ContractReport.seconds(seconds)) s, when the runner closed the connection")
         }
         return parts.joined(separator: "; ")
     }

@@ -4,15 +4,15 @@ import PetSpotJSON
 import PetSpotModel
 import PetSpotReport
 
-/// One turn of a scenario: the user's action, the app's answer, and every connection the app
-/// opened meanwhile.
+/// One turn of a scenario: the user's action, the app's answer, and every request the app sent
+/// meanwhile.
 package struct ScenarioTurn: Sendable {
     /// What the user did.
     package var action: UserAction
     /// The app's answer.
     package var turn: AppTurn
-    /// The connections the app opened during the turn, in order.
+    /// The requests the app sent during the turn, in order.
     package var exchanges: [ProxiedExchange]
-    /// How many connections the app had opened in the scenario before this turn.
-    package var connectionsBefore: Int
+    /// How many requests the app had sent in the scenario before this turn.
+    package var requestsBefore: Int
 }

@@ -8,6 +8,9 @@ import PetSpotReport
 package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
     /// The alert says what report-flows.md says for the failure the app met.
     case alert
+    /// The app gives up on a held answer by the request time-out it was given (within
+    /// ``ScenarioExecutor/longestAllowedWait(requestTimeout:)``).
+    case timeout = "time-out"
     /// The app leaves the flow only when both requests succeeded for one announcement, which is
     /// then listed with its photo.
     case leavesFlow = "leaves-flow"
@@ -22,6 +25,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
     package var contract: String {
         switch self {
         case .alert: "the alert says what report-flows.md says for the failure the app met"
+        case .timeout: "the app gives up on a held answer by the request time-out it was given"
         case .leavesFlow: "the app leaves the flow only when both requests succeeded for one announcement, which is then listed with its photo"
         case .inputsKept: "after an alert or a Cancel every input is kept: the next attempt sends the same report"
         case .getsThrough: "once the network is healthy again, Try Again gets the report through"
@@ -40,6 +44,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
         guard run.protocolError == nil else { return [:] }
         var problems: [SubmissionProperty: String] = [:]
         problems[.alert] = alertProblem(run)
+        problems[.timeout] = timeoutProblem(run)
         problems[.leavesFlow] = leavesFlowProblem(run)
         problems[.inputsKept] = inputsKeptProblem(run)
         problems[.getsThrough] = getsThroughProblem(run)
@@ -60,10 +65,29 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             case .answered(let status) where status == 201:
                 return "attempt \(number + 1) showed the alert \"\(message)\" although its last request (\(describe(last.request))) was answered 201"
             case .answered: expected = wentWrong
-            case .noAnswer, .gaveUp: expected = noConnection
+            case .noAnswer, .gaveUp, .outwaited: expected = noConnection
             }
             if message != expected {
                 return "attempt \(number + 1) met \(met(last)) at \(describe(last.request)) and showed \"\(message)\"; report-flows.md says \"\(expected)\""
+            }
+        }
+        return nil
+    }
+
+    private static func timeoutProblem(_ run: ScenarioRun) -> String? {
+        let given = ContractReport.plainNumber(run.requestTimeout)
+        for exchange in run.exchanges where exchange.fault == .holdPastTimeout {
+            let allowed = ScenarioExecutor.longestAllowedWait(requestTimeout: run.requestTimeout) + exchange.watchDelay
+            let request = "request \(exchange.index + 1) (\(describe(exchange.request)))"
+            switch exchange.delivery {
+            case .outwaited(let seconds):
+                return "the app still waited for the held answer to \(request) after \(ContractReport.seconds(seconds)) s, when the runner "
+                    + "closed the connection: it was given a request time-out of \(given) s (at most \(ContractReport.seconds(allowed)) s allowed)"
+            case .gaveUp(let seconds) where seconds > allowed:
+                return "the app waited \(ContractReport.seconds(seconds)) s for the held answer to \(request) before giving up: it was given a "
+                    + "request time-out of \(given) s (at most \(ContractReport.seconds(allowed)) s allowed)"
+            default:
+                continue
             }
         }
         return nil
@@ -84,7 +108,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             guard let latest = before.last(where: { exchange in
                 guard let request = exchange.request, ScenarioExecutor.isCreate(request), case .answered(201) = exchange.delivery else { return false }
                 return true
-            }), let created = run.created.first(where: { $0.connection == latest.index }) else {
+            }), let created = run.created.first(where: { $0.request == latest.index }) else {
                 return "\(attemptText) left the flow, but no create had been answered 201 to the app before its upload to \(uploaded)"
             }
             if created.id != uploaded {
@@ -108,16 +132,18 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             return (exchange.index, try? JSONValue.parse(request.body))
         }
         if let first = creates.first {
-            for (connection, body) in creates.dropFirst() where body != first.1 {
-                let keys = differingKeys(first.1, body)
-                return "connection \(connection + 1) sent another report than connection \(first.0 + 1)"
-                    + (keys.isEmpty ? "" : " (it differs in \(keys.joined(separator: ", ")))")
+            for (index, body) in creates.dropFirst() where body != first.1 {
+                let differences = differences(first.1, body)
+                return "request \(index + 1) sent another report than request \(first.0 + 1)"
+                    + (differences.isEmpty ? "" : " (it differs in " + differences.map { key, before, after in
+                        "\(key): request \(first.0 + 1) sent \(before), request \(index + 1) sent \(after)"
+                    }.joined(separator: "; ") + ")")
             }
         }
         for exchange in run.exchanges {
             guard let request = exchange.request, ScenarioExecutor.uploadId(request) != nil else { continue }
             if request.body.range(of: run.photo) == nil {
-                return "connection \(exchange.index + 1) uploaded another photo than the one the user attached"
+                return "request \(exchange.index + 1) uploaded another photo than the one the user attached"
             }
         }
         return nil
@@ -125,7 +151,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
 
     private static func getsThroughProblem(_ run: ScenarioRun) -> String? {
         let faultCount = run.scenario.faults.count
-        let healthy = run.attempts.filter { $0.connectionsBefore >= faultCount }
+        let healthy = run.attempts.filter { $0.requestsBefore >= faultCount }
         guard !healthy.isEmpty, !healthy.contains(where: { if case .success(.submitted) = $0.turn.answer { true } else { false } }) else { return nil }
         let shown = healthy.map { attempt -> String in
             switch attempt.turn.answer {
@@ -134,7 +160,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             }
         }
         let reason = healthy.last?.exchanges.last.map { " (its last request, \(describe($0.request)), got \(met($0)))" } ?? ""
-        return "the network was healthy from connection \(faultCount + 1) on, but \(healthy.count) attempt(s) then ended with "
+        return "the network was healthy from request \(faultCount + 1) on, but \(healthy.count) attempt(s) then ended with "
             + shown.joined(separator: "; ") + reason + ": the report never got through"
     }
 
@@ -145,7 +171,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
         let leftovers = run.created.filter { $0.existsAtEnd && $0.id != upload }
         guard !leftovers.isEmpty else { return nil }
         let described = leftovers.map { leftover in
-            "\(leftover.id) (created at connection \(leftover.connection + 1)"
+            "\(leftover.id) (created by request \(leftover.request + 1)"
                 + (leftover.deliveredToApp ? ", its answer reached the app" : ", its answer never reached the app")
                 + (leftover.photoURL == nil ? "; no photo: not listed, the user cannot see or delete it" : "; with a photo: listed beside the report")
                 + ")"
@@ -157,26 +183,31 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
 
     /// `POST /api/v1/announcements (create)`.
     static func describe(_ request: TransportRequest?) -> String {
-        guard let request else { return "a connection refused before a request was read" }
+        guard let request else { return "a request whose connection was reset before it was read" }
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
         if ScenarioExecutor.isCreate(request) { return "\(request.method) \(path) (create)" }
         if ScenarioExecutor.uploadId(request) != nil { return "\(request.method) \(path) (photo upload)" }
         return "\(request.method) \(path)"
     }
 
-    /// What the app met on one connection: `no connection (answer lost)`, `a 409 answer`.
+    /// What the app met on one request: `no answer (answer lost)`, `a 409 answer`.
     static func met(_ exchange: ProxiedExchange) -> String {
         switch exchange.delivery {
         case .answered(let status): return "a \(status) answer" + (exchange.fault.map { " (\($0))" } ?? "")
         case .noAnswer: return "no answer (\(exchange.fault?.description ?? "the connection closed"))"
         case .gaveUp(let seconds): return "a time-out after \(ContractReport.seconds(seconds)) s" + (exchange.fault.map { " (\($0))" } ?? "")
+        case .outwaited(let seconds):
+            return "no answer: the runner closed the connection after \(ContractReport.seconds(seconds)) s" + (exchange.fault.map { " (\($0))" } ?? "")
         }
     }
 
-    /// The top-level keys whose values differ between two JSON objects.
-    private static func differingKeys(_ left: JSONValue?, _ right: JSONValue?) -> [String] {
+    /// The top-level keys whose values differ between two JSON objects, with both values as JSON
+    /// (`absent` for a key one of them lacks), by key.
+    private static func differences(_ left: JSONValue?, _ right: JSONValue?) -> [(key: String, left: String, right: String)] {
         guard let left = left?.objectValue, let right = right?.objectValue else { return [] }
         let keys = Set(left.keys).union(right.keys)
-        return keys.filter { left[$0] != right[$0] }.sorted()
+        return keys.filter { left[$0] != right[$0] }.sorted().map { key in
+            (key, left[key]?.serialized() ?? "absent", right[key]?.serialized() ?? "absent")
+        }
     }
 }

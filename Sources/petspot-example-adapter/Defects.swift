@@ -106,5 +106,7 @@ struct Defect: Sendable {
                summary: "takes the upload's 201 {} for a failure (expects a photoUrl in it): an alert after a successful upload"),
         Defect(name: "submit-shows-first-password", field: "submission", boundaryClass: "leaves-flow",
                summary: "after a retry, the submitted answer shows the first attempt's managementPassword"),
+        Defect(name: "submit-retry-untrimmed", field: "submission", boundaryClass: "inputs-kept",
+               summary: "Try Again rebuilds the body from the untrimmed inputs: petName, breed, description, reward and email as typed"),
     ]
 }

@@ -256,6 +256,7 @@ final class ReportScreens {
         } else {
             var payload = report.payload
             if retry && has("submit-retry-drops-microchip") { payload["microchipNumber"] = nil }
+            if retry && has("submit-retry-untrimmed") { payload = untrimmed(payload, report.question) }
             let body = JSONValue.object(payload).serializedData()
             do {
                 if has("submit-double-create") { _ = try? await report.service.createAnnouncement(body) }
@@ -285,6 +286,19 @@ final class ReportScreens {
             return .submitted(managementPassword: first.managementPassword)
         }
         return .submitted(managementPassword: created.managementPassword)
+    }
+
+    /// The planted defect submit-retry-untrimmed: the body rebuilt from the inputs as typed, the
+    /// texts it carries (petName, breed, description, reward, email) not trimmed (the screen's caps
+    /// still apply).
+    private func untrimmed(_ payload: JSONObject, _ question: Question) -> JSONObject {
+        var rebuilt = payload
+        for key in ["petName", "breed", "description", "reward", "email"] where payload[key] != nil {
+            guard let typed = question.inputs[key]?.stringValue else { continue }
+            let cap = key == "description" ? 500 : key == "reward" ? 120 : nil
+            rebuilt[key] = .string(cap.map { app.capped(typed, cap: $0) } ?? typed)
+        }
+        return rebuilt
     }
 
     /// The alert for a failed request.

@@ -129,7 +129,8 @@ struct AdapterDeclarationTests {
         // A crash is not a declaration.
         #expect(!run.out.contains(Self.versionOneOnlyNote), "\(run.out)")
         let others = run.contracts(of: Self.submissionGroup).filter { $0.key != SubmissionFaultContracts.protocolContract }
-        #expect(others.count == 5 && others.values.allSatisfy { $0.status == "skipped" }, "\(others)")
+        // Every property and the time bound.
+        #expect(others.count == SubmissionProperty.allCases.count + 1 && others.values.allSatisfy { $0.status == "skipped" }, "\(others)")
     }
 
     @Test("no valid answer yet: a banner, garbage or another \"v\" is a setup error (exit 2, one paragraph, no report)", arguments: [
@@ -170,7 +171,7 @@ struct AdapterDeclarationTests {
         #expect(run.notes.first?.hasPrefix(Self.versionOneOnlyNote) == true, "\(run.notes)")
         #expect(run.out.contains("note: " + Self.versionOneOnlyNote), "the console summary says it too")
         let group = run.contracts(of: Self.submissionGroup)
-        #expect(group.count == 6, "\(group)")
+        #expect(group.count == SubmissionProperty.allCases.count + 2, "the protocol contract, every property and the time bound: \(group)")
         #expect(group.values.allSatisfy { $0.status == "skipped" && $0.reason == "the adapter declares protocol version 1 only" }, "\(group)")
     }
 

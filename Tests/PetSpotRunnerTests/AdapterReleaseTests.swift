@@ -352,4 +352,39 @@ struct AdapterReleaseTests {
         try #require(answers.count == 1)
         #expect(Version2.expectSubmitted(answers[0], id: 1) != nil)
     }
+
+    /// The scenario `--submission-scenario 1.6` replays: one fault, an answer held (the seventh
+    /// kind, ``SubmissionScenario/faultWeights``) on the first request, then the plainest
+    /// Missing report without a microchip.
+    static let heldCreate = "1.6"
+
+    @Test("check fails an app that ignores its request time-out (exit 1), naming the wait and the time-out; the app keeping it passes",
+          arguments: SubmissionAdapterKind.runnable)
+    func checkCatchesIgnoredTimeout(_ kind: SubmissionAdapterKind) async throws {
+        func check(_ extra: [String]) async throws -> (status: Int32, report: JSONValue, out: String) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("timeout-\(UUID().uuidString).json").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let command = try kind.command(extra).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            let result = await runTool([
+                "check", "--seed", "1", "--sut", command, "--submission-timeout", "0.3", "--submission-scenario", Self.heldCreate,
+                "--no-progress", "--report-json", path,
+            ])
+            return (result.status, try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: path))), result.out)
+        }
+        let timeout = "the app gives up on a held answer by the request time-out it was given"
+        func outcome(_ report: JSONValue) -> JSONValue? {
+            report["groups"]?.arrayValue?.first { $0["name"] == "submission under faults" }?["contracts"]?.arrayValue?.first { $0["name"]?.stringValue == timeout }
+        }
+        let broken = try await check(["--break", "ignore-request-timeout"])
+        #expect(broken.status == 1, "\(broken.out)")
+        let failed = try #require(outcome(broken.report), "\(broken.out)")
+        #expect(failed["status"] == "failed")
+        let message = failed["failures"]?[0]?["message"]?.stringValue ?? ""
+        #expect(message.contains("still waited for the held answer to request 1 (POST /api/v1/announcements (create)) after 10.3"), "\(message)")
+        #expect(message.contains("request time-out of 0.3 s"), "\(message)")
+        #expect(broken.report["groups"]?.arrayValue?.count == 1, "a replayed scenario runs alone")
+        let correct = try await check([])
+        #expect(correct.status == 0, "\(correct.out)")
+        #expect(outcome(correct.report)?["status"] == "passed")
+    }
 }

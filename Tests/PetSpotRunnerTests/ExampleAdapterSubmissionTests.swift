@@ -544,6 +544,22 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
         SubmissionDefectCase(
             defect: "submit-shows-first-password", correct: "submitted, the shown password's announcement has the photo: true",
             broken: "submitted, the shown password's announcement has the photo: false", scenario: retryAfterFailedUpload),
+        SubmissionDefectCase(
+            defect: "submit-retry-untrimmed", correct: #"submitted, breed stored: "Beagle", petName stored: "Rex""#,
+            broken: #"submitted, breed stored: "  Beagle ", petName stored: " Rex""#,
+            scenario: { adapter, network, photo in
+                // The first attempt fails (503), so Try Again builds the body again.
+                network.set(.status(503))
+                var inputs = Version2.missingInputs(chip: nil, photo: photo)
+                inputs["breed"] = "  Beagle "
+                inputs["petName"] = " Rex"
+                _ = try await adapter.ask(Version2.submit(id: 1, inputs: inputs, baseURL: network.baseURL, photo: photo))
+                network.set(.healthy)
+                let again = try await adapter.ask(Version2.tryAgain(id: 2, report: 1))
+                let stored = network.backend.storedAnnouncementIdentifiers.compactMap(network.backend.storedAnnouncement(id:)).first
+                return "\(Version2.summary(again)), breed stored: \(stored?["breed"]?.serialized() ?? "none"), "
+                    + "petName stored: \(stored?["petName"]?.serialized() ?? "none")"
+            }),
     ]
 }
 
@@ -579,13 +595,13 @@ struct ExampleAdapterSubmissionTests {
         #expect(broken == defectCase.broken, "with the defect planted")
     }
 
-    @Test("--list-defects lists the ten submission defects: field submission, the property's short id, a summary")
+    @Test("--list-defects lists the eleven submission defects: field submission, the property's short id, a summary")
     func listed() throws {
         let submission = PlantedDefectList.listed.filter { $0.field == "submission" }
         #expect(submission.map(\.name) == SubmissionDefectCase.all.map(\.defect))
         let adapter = try #require(ExampleAdapter.path)
         let lines = try ChildProcess.run(adapter, ["--list-defects"]).outputText.split(separator: "\n")
-        let properties: Set<String> = ["alert", "leaves-flow", "inputs-kept", "gets-through", "one-announcement"]
+        let properties: Set<String> = ["alert", "time-out", "leaves-flow", "inputs-kept", "gets-through", "one-announcement"]
         for line in lines where line.contains("\tsubmission\t") {
             let columns = line.split(separator: "\t").map(String.init)
             #expect(columns.count == 4 && properties.contains(columns[2]) && !columns[3].isEmpty, "\(line)")

@@ -1,6 +1,8 @@
 import Foundation
 import PetSpotAdapterDriving
+import PetSpotContractGroups
 import PetSpotHTTPTestSupport
+import PetSpotJSON
 import PetSpotPlantedDefects
 import PetSpotSubmissionFaults
 import PetSpotProcess
@@ -51,5 +53,46 @@ struct SubmissionDefectTests {
         let failed = SubmissionFaultRun.failedProperties(report)
         #expect(failed.contains(property), "\(defect) should fail \(property); failed \(failed.sorted())")
         #expect(SubmissionFaultRun.mostFaultsShown(report) <= 3)
+    }
+
+    @Test("a retry that sends the untrimmed inputs fails inputs-kept with both values, its report shrunk to the padded text, and its replay line runs that scenario alone")
+    func untrimmedRetry() async throws {
+        let command = "\(SubmissionDefectList.adapter) --break submit-retry-untrimmed"
+        let oracle = AdapterOracle(command: command, timeout: 5)
+        defer { oracle.finish() }
+        // Shrinking bounded by its replays, not by seconds a loaded machine would cut short.
+        var settings = SubmissionSettings.defaults
+        settings.shrinkSeconds = 600
+        let report = try await SubmissionFaultRun.report(oracle: oracle, seed: 2, settings: settings)
+        let group = try #require(report.groups.first { $0.name == SubmissionSettings.groupName })
+        let contract = try #require(group.contracts.first { $0.name == SubmissionProperty.inputsKept.contract })
+        let failure = try #require(contract.failures.first, "\(report.consoleText)")
+        // Both values of the field that differs, e.g. `breed: request 1 sent "Beagle", request 3 sent "  Beagle "`.
+        let match = try #require(failure.message.firstMatch(of: /(\w+): request \d+ sent ("[^"]*"), request \d+ sent ("[^"]*")/), "\(failure.message)")
+        let first = try JSONValue.parse(String(match.output.2)).stringValue ?? ""
+        let again = try JSONValue.parse(String(match.output.3)).stringValue ?? ""
+        #expect(first != again && first == again.trimmingCharacters(in: .whitespaces), "\(failure.message)")
+        // The report shrank with the faults: one text typed with blanks around it, every other input plain.
+        let inputs = try #require(failure.originalInput?["inputs"]?.objectValue, "\(failure)")
+        let padded = inputs.keys.filter { key in
+            guard let text = inputs[key]?.stringValue else { return false }
+            return text != text.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(padded.count == 1, "\(inputs)")
+        #expect(inputs["phone"]?.stringValue?.allSatisfy(\.isNumber) == true, "the phone shrinks to plain digits: \(inputs)")
+        #expect(inputs["chipNumber"] == nil || inputs["chipNumber"] == .null, "no microchip: \(inputs)")
+        // The replay line names the scenario; replayed, it alone runs and fails the same way.
+        let replay = try #require(failure.replay)
+        let option = try #require(replay.firstRange(of: /--submission-scenario [0-9.]+/), "\(replay)")
+        let choices = String(replay[option].dropFirst("--submission-scenario ".count))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let replayed = await runTool(["check", "--sut", command, "--submission-scenario", choices, "--no-progress", "--report-json", path])
+        #expect(replayed.status == 1, "\(replayed.out)")
+        let json = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: path)))
+        let groups = json["groups"]?.arrayValue ?? []
+        #expect(groups.map { $0["name"]?.stringValue } == [SubmissionSettings.groupName], "no other group runs")
+        let replayedContract = groups.first?["contracts"]?.arrayValue?.first { $0["name"]?.stringValue == SubmissionProperty.inputsKept.contract }
+        #expect(replayedContract?["status"] == "failed" && replayedContract?["casesRun"] == 1, "\(replayedContract ?? .null)")
     }
 }

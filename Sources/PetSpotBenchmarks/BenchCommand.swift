@@ -38,8 +38,8 @@ package struct BenchCommand: RunnerCommand {
 
     package init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        seconds = options[Self.seconds]
-        let filter = options[Self.filter]
+        seconds = try options[Self.seconds]
+        let filter = try options[Self.filter]
         groups = Benchmarks.Group.allCases.filter { group in filter.map { group.rawValue.contains($0) } ?? true }
         if groups.isEmpty {
             throw .usage(

@@ -67,21 +67,21 @@ struct CanIDeployCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        let base = options[RunCommand.baseURL]
+        let base = try options[RunCommand.baseURL]
         baseURL = base.url
         baseURLPassword = base.password
-        releasesDirectory = options[Self.releases]
-        let token = options[RunCommand.adminToken]
+        releasesDirectory = try options[Self.releases]
+        let token = try options[RunCommand.adminToken]
         adminToken = token?.value
         adminTokenFromCommandLine = token?.fromCommandLine ?? false
-        concurrency = options[RunCommand.concurrency]
-        maxRequests = options[Self.maxRequests]
-        timeout = options[RunCommand.timeout]
-        deadlineSeconds = options[RunCommand.deadline]
-        maxTimeouts = options[RunCommand.maxTimeouts]
-        maxResponseBytes = options[RunCommand.maxResponseBytes]
+        concurrency = try options[RunCommand.concurrency]
+        maxRequests = try options[Self.maxRequests]
+        timeout = try options[RunCommand.timeout]
+        deadlineSeconds = try options[RunCommand.deadline]
+        maxTimeouts = try options[RunCommand.maxTimeouts]
+        maxResponseBytes = try options[RunCommand.maxResponseBytes]
         outputs = try ReportOutputs(options)
-        showsProgress = !options[CommonOptions.noProgress]
+        showsProgress = try !options[CommonOptions.noProgress]
         replayCommand = options.replayLine
         self.arguments = arguments
     }

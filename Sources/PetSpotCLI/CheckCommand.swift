@@ -109,17 +109,17 @@ struct CheckCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        cases = options[Self.cases]
-        seed = options[CommonOptions.seed]
-        sut = options[Self.sut]
-        sutTimeout = options[Self.sutTimeout]
-        shrinkSeconds = options[Self.shrinkSeconds]
-        budgetSeconds = options[Self.budget]
-        maxFailures = options[Self.maxFailures]
+        cases = try options[Self.cases]
+        seed = try options[CommonOptions.seed]
+        sut = try options[Self.sut]
+        sutTimeout = try options[Self.sutTimeout]
+        shrinkSeconds = try options[Self.shrinkSeconds]
+        budgetSeconds = try options[Self.budget]
+        maxFailures = try options[Self.maxFailures]
         outputs = try ReportOutputs(options)
-        showsProgress = !options[CommonOptions.noProgress]
-        usesMock = !options[Self.noMock]
-        submission = SubmissionSettings(
+        showsProgress = try !options[CommonOptions.noProgress]
+        usesMock = try !options[Self.noMock]
+        submission = try SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
             requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds],
             requiresVersion2: options[Self.requireSubmission], replayScenario: options[Self.submissionScenario])

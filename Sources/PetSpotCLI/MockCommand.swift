@@ -163,19 +163,19 @@ struct MockCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let resolved = try parsed.resolve()
-        var options = MockServerOptions(
+        var options = try MockServerOptions(
             host: "127.0.0.1", port: resolved[Self.port], profile: resolved[Self.profile], faults: resolved[Self.faults],
             adminToken: resolved[Self.adminToken], requestTimeout: resolved[Self.requestTimeout], idleTimeout: resolved[Self.idleTimeout],
             maxConnections: resolved[Self.maxConnections], headerTimeout: resolved[Self.headerTimeout])
-        options.sampleRows = resolved[Self.sampleRows] ?? (options.profile == .production)
-        switch resolved[Self.defects] {
+        options.sampleRows = try resolved[Self.sampleRows] ?? (options.profile == .production)
+        switch try resolved[Self.defects] {
         case .list:
             listsDefects = true
         case .planted(let defects):
             listsDefects = false
             options.defects = defects
         }
-        switch resolved[Self.changes] {
+        switch try resolved[Self.changes] {
         case .list:
             listsChanges = true
         case .served(let changes):

@@ -9,7 +9,7 @@ import PetSpotRuntime
 ///
 /// ```swift
 /// static let cases = Option.int("--cases", default: 200, in: 1...10_000_000, help: "Flow cases.", replay: .always)
-/// // in the command's init: cases = options[Self.cases]
+/// // in the command's init: cases = try options[Self.cases]
 /// ```
 package struct Option<Value: Sendable>: CommandOption {
     package let spec: OptionSpec

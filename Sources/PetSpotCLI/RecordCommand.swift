@@ -103,18 +103,18 @@ struct RecordCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        sut = options[Self.sut]
-        release = options[Self.release]
-        out = options[Self.out]
-        seed = options[Self.seed]
-        cases = options[Self.cases]
-        submissions = options[Self.submissions]
-        sutTimeout = options[Self.sutTimeout]
-        submissionTimeout = options[Self.submissionTimeout]
-        recordedOn = options[Self.recordedOn]
-        pact = options[Self.pact]
-        pactConsumer = options[Self.pactConsumer] ?? PactExport.defaultConsumer
-        showsProgress = !options[CommonOptions.noProgress]
+        sut = try options[Self.sut]
+        release = try options[Self.release]
+        out = try options[Self.out]
+        seed = try options[Self.seed]
+        cases = try options[Self.cases]
+        submissions = try options[Self.submissions]
+        sutTimeout = try options[Self.sutTimeout]
+        submissionTimeout = try options[Self.submissionTimeout]
+        recordedOn = try options[Self.recordedOn]
+        pact = try options[Self.pact]
+        pactConsumer = try options[Self.pactConsumer] ?? PactExport.defaultConsumer
+        showsProgress = try !options[CommonOptions.noProgress]
         if let pact, URL(fileURLWithPath: pact).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
             throw .usage("--out and --pact name the same file", command: "record")
         }

@@ -41,9 +41,9 @@ struct ReleaseSupportEndedCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        directory = options[CanIDeployCommand.releases]
-        name = options[Self.release]
-        day = options[Self.on]
+        directory = try options[CanIDeployCommand.releases]
+        name = try options[Self.release]
+        day = try options[Self.on]
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {

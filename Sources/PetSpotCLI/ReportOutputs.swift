@@ -41,11 +41,11 @@ package struct ReportOutputs: Sendable {
     /// The outputs asked for by `options`.
     /// - Throws: a usage error when two report flags name the same file.
     package init(_ options: ResolvedOptions) throws(RunnerError) {
-        jsonPath = options[Self.json]
-        junitPath = options[Self.junit]
-        htmlPath = options[Self.html]
-        githubAnnotations = options[Self.githubAnnotations]
-        quiet = options[Self.quiet]
+        jsonPath = try options[Self.json]
+        junitPath = try options[Self.junit]
+        htmlPath = try options[Self.html]
+        githubAnnotations = try options[Self.githubAnnotations]
+        quiet = try options[Self.quiet]
         let named = [(Self.json.spec.name, jsonPath), (Self.junit.spec.name, junitPath), (Self.html.spec.name, htmlPath)]
             .compactMap { flag, path in path.map { (flag, URL(fileURLWithPath: $0).standardizedFileURL.path) } }
         for (index, first) in named.enumerated() {

@@ -23,11 +23,16 @@ package struct ResolvedOptions: Sendable {
     }
 
     /// The value of `option`, which must be one of the command's.
+    /// - Throws: an internal error naming the option and the command when the command reads an
+    ///   option its spec does not declare (a test builds every command to find one; a run that
+    ///   meets one ends with exit 70 and the same line, never a crash).
     package subscript<Value>(_ option: Option<Value>) -> Value {
-        guard let value = values[option.spec.name]?.value as? Value else {
-            preconditionFailure("\(option.spec.name) is not an option of \(command.name)")
+        get throws(RunnerError) {
+            guard let value = values[option.spec.name]?.value as? Value else {
+                throw .internal("\(option.spec.name) is read by '\(command.name)' but not declared in its spec's options")
+            }
+            return value
         }
-        return value
     }
 
     /// `petspot-contracts COMMAND` and the replay words of every option whose rule lets it in, in

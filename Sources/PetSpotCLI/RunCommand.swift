@@ -183,25 +183,25 @@ struct RunCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String]) throws(RunnerError) {
         let options = try parsed.resolve(environment: environment)
-        let base = options[Self.baseURL]
+        let base = try options[Self.baseURL]
         baseURL = base.url
         baseURLPassword = base.password
-        cases = options[Self.cases]
-        seed = options[CommonOptions.seed]
-        let token = options[Self.adminToken]
+        cases = try options[Self.cases]
+        seed = try options[CommonOptions.seed]
+        let token = try options[Self.adminToken]
         adminToken = token?.value
         adminTokenFromCommandLine = token?.fromCommandLine ?? false
-        allowsLeftovers = options[Self.allowLeftovers]
-        profile = options[Self.profile]
-        concurrency = options[Self.concurrency]
-        maxRequests = options[Self.maxRequests]
-        timeout = options[Self.timeout]
-        deadlineSeconds = options[Self.deadline]
-        maxTimeouts = options[Self.maxTimeouts]
-        maxResponseBytes = options[Self.maxResponseBytes]
-        listDepth = options[Self.listDepth]
+        allowsLeftovers = try options[Self.allowLeftovers]
+        profile = try options[Self.profile]
+        concurrency = try options[Self.concurrency]
+        maxRequests = try options[Self.maxRequests]
+        timeout = try options[Self.timeout]
+        deadlineSeconds = try options[Self.deadline]
+        maxTimeouts = try options[Self.maxTimeouts]
+        maxResponseBytes = try options[Self.maxResponseBytes]
+        listDepth = try options[Self.listDepth]
         outputs = try ReportOutputs(options)
-        showsProgress = !options[CommonOptions.noProgress]
+        showsProgress = try !options[CommonOptions.noProgress]
         replayCommand = options.replayLine
         self.arguments = arguments
     }

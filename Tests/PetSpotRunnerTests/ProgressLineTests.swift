@@ -29,7 +29,7 @@ struct ProgressLineTests {
         #expect(output.standardError == "run: group 1/14: health (5 s)\n", "\(output.standardError)")
         clock.withLock { $0 = .seconds(10) }
         progress.tick()
-        #expect(output.standardError.split(separator: "\n").last == "run: group 2/14: submission, 3/20 cases, 1 failed, 0 cases/s (10 s)")
+        #expect(output.standardError.split(separator: "\n").last == "run: group 2/14: submission, 3/20 cases, 1 failed, 0.3 cases/s (10 s)")
         progress.finish()
         clock.withLock { $0 = .seconds(60) }
         progress.tick()

@@ -61,8 +61,6 @@ package final class ProgressLine: Sendable {
     private let elapsed: Elapsed
     /// The counts, behind a lock.
     private let state = Locked(State())
-    /// The task that redraws the line on its own (with the real clock only).
-    private let ticker = Locked<Task<Void, Never>?>(nil)
 
     /// A progress line for `total` units of work (`unit`, plural) labelled `label`, redrawn in place when
     /// `inPlace` (by default: when standard error is a terminal). With the real clock (`elapsed`
@@ -87,19 +85,21 @@ package final class ProgressLine: Sendable {
         self.elapsed = { ContinuousClock.now - start }
         guard enabled else { return }
         let period = inPlace ? Self.terminalInterval : Self.quietStart
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: period)
-                guard let self else { return }
-                self.tick()
+        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
+        // A thread of its own, off the cooperative pool: groups that block their threads (an
+        // adapter's pipes, a proxy) must not stop the line that says they are running.
+        let ticker = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: seconds)
+                guard let line = self, !line.isFinished else { return }
+                line.tick()
             }
         }
-        ticker.withLock { $0 = task }
+        ticker.start()
     }
 
-    deinit {
-        ticker.withLock { $0?.cancel() }
-    }
+    /// Whether ``finish()`` was called.
+    private var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Notes that group `number` of `count`, `name`, has begun, and redraws when due.
     package func beginGroup(_ name: String, number: Int, of count: Int) {
@@ -134,10 +134,6 @@ package final class ProgressLine: Sendable {
 
     /// Stops the line for good and clears it from a terminal, before the summary is printed.
     package func finish() {
-        ticker.withLock { task in
-            task?.cancel()
-            task = nil
-        }
         state.withLock { state in
             if state.wroteInPlace { output.errorRaw("\r\u{1B}[K") }
             state.wroteInPlace = false

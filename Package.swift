@@ -85,9 +85,12 @@ let package = Package(
         .target(name: "PetSpotHTTP", dependencies: ["PetSpotConcurrency"]),
         // Strict-schema mock backend: in-process handler and HTTP server on loopback. It does not
         // import the reference model it stands beside: its rules are its own, from backend-contract.md.
+        // Deliberate contract changes a candidate backend may ship (`mock --change`), the release
+        // gate's planted changes.
+        .target(name: "PetSpotContractChanges", dependencies: ["PetSpotContractKit"]),
         .target(
             name: "PetSpotMockBackend",
-            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotConcurrency"]
+            dependencies: ["PetSpotJSON", "PetSpotHTTP", "PetSpotContractKit", "PetSpotContractChanges", "PetSpotConcurrency"]
         ),
         // The model's submission transport straight into the mock, with no sockets.
         .target(name: "PetSpotMockTransport", dependencies: ["PetSpotModel", "PetSpotMockBackend", "PetSpotHTTP"]),
@@ -283,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
-                "PetSpotMockBackend", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
+                "PetSpotMockBackend", "PetSpotContractChanges", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
                 "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess",
             ]
         ),

@@ -151,13 +151,3 @@ package enum MultipartFormData {
         return nil
     }
 }
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingASCIIWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+@testable import PetSpotContractChanges
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON

@@ -121,20 +121,20 @@ public enum MockChange: String, CaseIterable, Sendable, Hashable, CustomStringCo
         public var description: String { "\(status) \(code) \(field): \(message)" }
 
         /// `status` outside `allowed` (the values in the changed contract's order).
-        static func status(allowing allowed: [String]) -> Answer {
+        package static func status(allowing allowed: [String]) -> Answer {
             let values = allowed.joined(separator: " or ")
             return Answer(400, "INVALID_FORMAT", field: "status", message: "status must be either \(values)",
                           strictMessage: "status must be \(values)")
         }
 
         /// `age` over 30.
-        static let ageAtMost30 = Answer(400, "INVALID_FORMAT", field: "age", message: "age must be at most 30",
+        package static let ageAtMost30 = Answer(400, "INVALID_FORMAT", field: "age", message: "age must be at most 30",
                                         strictMessage: "age must be a whole number from 1 to 30")
         /// Latitude 0 and longitude 0 together.
-        static let nullIsland = Answer(400, "INVALID_FORMAT", field: "locationLatitude", message: "location 0,0 is not a real location",
+        package static let nullIsland = Answer(400, "INVALID_FORMAT", field: "locationLatitude", message: "location 0,0 is not a real location",
                                        strictMessage: "locationLatitude and locationLongitude 0,0 is not a real location")
         /// A phone with fewer than 7 or more than 15 digits.
-        static let phoneDigits = Answer(400, "INVALID_FORMAT", field: "phone", message: "phone must contain 7 to 15 digits",
+        package static let phoneDigits = Answer(400, "INVALID_FORMAT", field: "phone", message: "phone must contain 7 to 15 digits",
                                         strictMessage: "phone must contain 7 to 15 digits (0-9)")
     }
 

@@ -20,7 +20,7 @@ struct CanIDeployCommand: RunnerCommand {
             return path
         }, words: { "--releases \(shellQuoted($0))" })
     static let maxRequests = Option.int(
-        "--max-requests", value: "M", default: 10_000, in: 1...10_000_000,
+        "--max-requests", value: "M", default: RunSettings.canIDeploy.maxRequests, in: 1...10_000_000,
         help: "Request budget (cleanup deletes excepted); a release not replayed whole is not judged (exit 1).")
 
     static let spec = CommandSpec(
@@ -41,53 +41,30 @@ struct CanIDeployCommand: RunnerCommand {
             verdict) comes before the verdict line. Exit codes: 0 every supported release is compatible; 1 a release \
             breaks, or could not be replayed whole; 2 setup; 3 the backend cannot be reached.
             """,
-        options: [RunCommand.baseURL, releases, RunCommand.adminToken, RunCommand.concurrency, maxRequests, RunCommand.timeout, RunCommand.deadline,
-                  RunCommand.maxTimeouts, RunCommand.maxResponseBytes]
+        options: [
+            BackendTargetOptions.baseURL, releases, BackendTargetOptions.adminToken, BackendTargetOptions.concurrency, maxRequests,
+            BackendTargetOptions.timeout, BackendTargetOptions.deadline, BackendTargetOptions.maxTimeouts, BackendTargetOptions.maxResponseBytes,
+        ]
             + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
             "petspot-contracts can-i-deploy --base-url https://staging.example.com --releases releases --junit can-i-deploy.xml",
             "petspot-contracts can-i-deploy --base-url http://127.0.0.1:8080 --releases releases --admin-token petspot-admin-token",
         ])
 
-    let baseURL: URL
-    let baseURLPassword: String?
+    /// The backend, the admin token, the budget and bounds, the outputs (shared with run).
+    let target: BackendTargetOptions
     let releasesDirectory: String
-    let adminToken: String?
-    let adminTokenFromCommandLine: Bool
-    let concurrency: Int
-    let maxRequests: Int
-    let timeout: Double
-    let deadlineSeconds: Double
-    let maxTimeouts: Int
-    let maxResponseBytes: Int
-    let outputs: ReportOutputs
-    let showsProgress: Bool
     let arguments: [String]
-    let replayCommand: String
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        let base = try options[RunCommand.baseURL]
-        baseURL = base.url
-        baseURLPassword = base.password
+        target = try BackendTargetOptions(options, maxRequests: Self.maxRequests)
         releasesDirectory = try options[Self.releases]
-        let token = try options[RunCommand.adminToken]
-        adminToken = token?.value
-        adminTokenFromCommandLine = token?.fromCommandLine ?? false
-        concurrency = try options[RunCommand.concurrency]
-        maxRequests = try options[Self.maxRequests]
-        timeout = try options[RunCommand.timeout]
-        deadlineSeconds = try options[RunCommand.deadline]
-        maxTimeouts = try options[RunCommand.maxTimeouts]
-        maxResponseBytes = try options[RunCommand.maxResponseBytes]
-        outputs = try ReportOutputs(options)
-        showsProgress = try !options[CommonOptions.noProgress]
-        replayCommand = options.replayLine
         self.arguments = arguments
     }
 
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
-        let transport = RunnerHTTPTransport(baseURL: baseURL, timeout: timeout, maxResponseBytes: maxResponseBytes)
+        let transport = target.transport
         let interruption = RunInterruption(command: "can-i-deploy")
         return try await SignalTrap.shared.with(.graceful { interruption.interrupt($0, output: output) }) {
             try await execute(transport: transport, output: output, interruption: interruption)
@@ -105,39 +82,38 @@ struct CanIDeployCommand: RunnerCommand {
         } catch {
             throw RunnerError.configuration(error.description, command: "can-i-deploy")
         }
-        guard let adminToken else {
+        guard let adminToken = target.adminToken else {
             throw RunnerError.configuration(
                 "can-i-deploy creates an announcement for every request it replays and deletes them all at the end: give the "
                     + "backend's admin token (--admin-token or $\(CurlReproduction.adminTokenVariable); the mock's is "
                     + "petspot-admin-token); nothing was sent", command: "can-i-deploy")
         }
-        let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
-        let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
+        let recorder = ContractRecorder(secrets: target.secrets)
+        let transport = BudgetedTransport(base, limit: target.settings.maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
-        let deadline = RunDeadline(seconds: deadlineSeconds)
+        let deadline = RunDeadline(seconds: target.settings.deadlineSeconds)
         deadline.start(stopping: transport, output: output)
         defer { deadline.cancel() }
         do {
             _ = try await transport.send(BackendTarget.getRequest("/api/health"))
         } catch {
-            throw RunnerError.unreachable("cannot reach \(baseURL.absoluteString): \(error.description)")
+            throw RunnerError.unreachable("cannot reach \(target.baseURL.absoluteString): \(error.description)")
         }
         let probe = await RunCommand.sendProfileProbe(transport)
-        if case .failure(let error)? = probe { throw RunCommand.unreachable(baseURL, error) }
-        if let noAPI = RunCommand.noCreateRoute(try? probe?.get(), baseURL: baseURL) { throw noAPI }
-        try await RunCommand.checkAdminToken(
-            adminToken, from: adminTokenFromCommandLine ? "--admin-token" : CurlReproduction.adminTokenVariable, transport)
+        if case .failure(let error)? = probe { throw RunCommand.unreachable(target.baseURL, error) }
+        if let noAPI = RunCommand.noCreateRoute(try? probe?.get(), baseURL: target.baseURL) { throw noAPI }
+        try await RunCommand.checkAdminToken(adminToken, from: target.adminTokenSource, transport)
         let supported = releases.filter(\.isSupported)
         let requests = supported.reduce(0) { $0 + $1.requestCount }
-        if !outputs.quiet {
-            output.line("petspot-contracts can-i-deploy: \(baseURL.absoluteString), \(supported.count) supported release(s) of \(releases.count) "
-                + "in \(releasesDirectory), \(requests) requests to replay; replay: \(replayCommand)")
+        if !target.outputs.quiet {
+            output.line("petspot-contracts can-i-deploy: \(target.baseURL.absoluteString), \(supported.count) supported release(s) of \(releases.count) "
+                + "in \(releasesDirectory), \(requests) requests to replay; replay: \(target.replayCommand)")
         }
-        let progress = ProgressLine(output: output, label: "can-i-deploy", total: requests, enabled: showsProgress)
-        let (session, backend) = try SessionBuilder(recorder: recorder, seed: 0, replay: replayCommand, cases: 0, progress: progress)
+        let progress = ProgressLine(output: output, label: "can-i-deploy", total: requests, enabled: target.showsProgress)
+        let (session, backend) = try SessionBuilder(recorder: recorder, seed: 0, replay: target.replayCommand, cases: 0, progress: progress)
             .running(
-                against: transport, name: baseURL.absoluteString, profile: .production, adminToken: adminToken, concurrency: concurrency,
-                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts)
+                against: transport, name: target.baseURL.absoluteString, profile: .production, adminToken: adminToken,
+                concurrency: target.settings.concurrency, baseURL: target.baseURL, maxConsecutiveTimeouts: target.settings.maxConsecutiveTimeouts)
         let today = CalendarDate.today(in: TimeZone(secondsFromGMT: 0)!, now: Date())
         let microchips = ReplayMicrochips()
         for release in releases {
@@ -156,8 +132,8 @@ struct CanIDeployCommand: RunnerCommand {
         recorder.note("microchip numbers were replaced by fresh ones of the same length, dates moved to today (\(today.isoString) UTC); "
             + "\(transport.requestsSent) budgeted requests sent")
         if let signal = interruption.signal { recorder.note("interrupted by \(SignalTrap.name(signal)): the releases not reached are not judged") }
-        let report = recorder.report(command: "can-i-deploy", arguments: arguments, target: baseURL.absoluteString, seed: nil, startedAt: startedAt)
-        try outputs.deliver(report, to: output)
+        let report = recorder.report(command: "can-i-deploy", arguments: arguments, target: target.baseURL.absoluteString, seed: nil, startedAt: startedAt)
+        try target.outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
     }
 }

@@ -18,18 +18,19 @@ import PetSpotRuntime
 /// schemas, and every submitted report goes to the in-process strict mock backend.
 struct CheckCommand: RunnerCommand {
     static let cases = Option.int(
-        "--cases", default: 200, in: 1...10_000_000,
+        "--cases", default: CheckSettings.defaults.cases, in: 1...10_000_000,
         help: "Flow cases before coverage is judged (more run while a boundary is undecided, up to 10 x N); reports submitted to the mock.",
         replay: .always)
     static let sut = Option.text("--sut", value: "\"CMD\"", default: "none: the reference model", help: "Adapter command line, run with /bin/sh -c.", replay: .whenGiven)
     static let sutTimeout = Option.seconds(
-        "--sut-timeout", default: 5, in: 0.01...3600, help: "Seconds to wait for each adapter answer.", replay: .alongside("--sut"))
+        "--sut-timeout", default: CheckSettings.defaults.adapterTimeout, in: 0.01...3600, help: "Seconds to wait for each adapter answer.", replay: .alongside("--sut"))
     static let budget = Option.seconds(
-        "--budget", default: 60, in: 0.1...86_400, help: "Seconds the flow cases may take; coverage not met by then fails the run.",
+        "--budget", default: CheckSettings.defaults.budgetSeconds, in: 0.1...86_400, help: "Seconds the flow cases may take; coverage not met by then fails the run.",
         replay: .whenGiven)
-    static let maxFailures = Option.int("--max-failures", default: 10, in: 1...1000, help: "Causes of failure shrunk and printed in full (one offending character in several fields is one cause); the rest are listed.")
+    static let maxFailures = Option.int(
+        "--max-failures", default: CheckSettings.defaults.maxFailures, in: 1...1000, help: "Causes of failure shrunk and printed in full (one offending character in several fields is one cause); the rest are listed.")
     static let shrinkSeconds = Option.seconds(
-        "--shrink-seconds", default: 5, in: 0...3600,
+        "--shrink-seconds", default: CheckSettings.defaults.shrinkSeconds, in: 0...3600,
         help: "Time the shrinker may spend on one cause of failure (or one submission scenario's finding).")
     static let submissionScenarios = Option.int(
         "--submission-scenarios", default: SubmissionSettings.defaults.scenarios, in: 0...100_000,
@@ -91,43 +92,35 @@ struct CheckCommand: RunnerCommand {
             "petspot-contracts check --sut \"./.build/debug/petspot-example-adapter\" --sut-timeout 2",
         ])
 
-    let cases: Int
+    /// The flow cases, the adapter, the budget and the shrinking.
+    let settings: CheckSettings
     let seed: UInt64
-    let sut: String?
-    let sutTimeout: Double
-    let shrinkSeconds: Double
-    let budgetSeconds: Double
-    let maxFailures: Int
-    let outputs: ReportOutputs
-    let showsProgress: Bool
-    let usesMock: Bool
     /// How the app's own submission is driven through the faulty network.
     let submission: SubmissionSettings
+    let outputs: ReportOutputs
+    let showsProgress: Bool
     let arguments: [String]
     /// The command line that replays this run.
     let replayCommand: String
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         let options = try parsed.resolve()
-        cases = try options[Self.cases]
+        settings = try CheckSettings(
+            cases: options[Self.cases], adapterCommand: options[Self.sut], adapterTimeout: options[Self.sutTimeout],
+            budgetSeconds: options[Self.budget], maxFailures: options[Self.maxFailures], shrinkSeconds: options[Self.shrinkSeconds],
+            usesMock: !options[Self.noMock])
         seed = try options[CommonOptions.seed]
-        sut = try options[Self.sut]
-        sutTimeout = try options[Self.sutTimeout]
-        shrinkSeconds = try options[Self.shrinkSeconds]
-        budgetSeconds = try options[Self.budget]
-        maxFailures = try options[Self.maxFailures]
         outputs = try ReportOutputs(options)
         showsProgress = try !options[CommonOptions.noProgress]
-        usesMock = try !options[Self.noMock]
         submission = try SubmissionSettings(
             scenarios: options[Self.submissionScenarios], rule: options[Self.submissionRule],
-            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: options[Self.shrinkSeconds],
+            requestTimeout: options[Self.submissionTimeout], shrinkSeconds: settings.shrinkSeconds,
             requiresVersion2: options[Self.requireSubmission], replayScenario: options[Self.submissionScenario])
         // The submission runs against the mock, scenario by scenario: without either it cannot be required.
-        if submission.requiresVersion2 && (!usesMock || submission.scenarios == 0) {
+        if submission.requiresVersion2 && (!settings.usesMock || submission.scenarios == 0) {
             throw .usage(
                 "--require-submission needs the app's submission to run, which "
-                    + (usesMock ? "--submission-scenarios 0 turns off" : "--no-mock turns off (it runs against the in-process mock)"),
+                    + (settings.usesMock ? "--submission-scenarios 0 turns off" : "--no-mock turns off (it runs against the in-process mock)"),
                 command: "check")
         }
         replayCommand = options.replayLine
@@ -150,17 +143,17 @@ struct CheckCommand: RunnerCommand {
         // adapters are stopped, which ends a question in flight (its answer is not counted).
         let stopSignal = StopSignal()
         interruption.onInterrupt { _ in stopSignal.stop() }
-        if sut != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
-        if !outputs.quiet { output.line("petspot-contracts check: at least \(cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(budgetSeconds)) s); replay: \(replayCommand)") }
+        if settings.adapterCommand != nil { interruption.onInterrupt { _ in AdapterProcess.terminateAll() } }
+        if !outputs.quiet { output.line("petspot-contracts check: at least \(settings.cases) flow cases, more until every boundary is covered (budget \(ContractReport.plainNumber(settings.budgetSeconds)) s); replay: \(replayCommand)") }
         let recorder = ContractRecorder()
-        let adapter = sut.map { AdapterOracle(command: $0, timeout: sutTimeout, relayError: { output.errorLine($0) }) }
+        let adapter = settings.adapterCommand.map { AdapterOracle(command: $0, timeout: settings.adapterTimeout, relayError: { output.errorLine($0) }) }
         let oracle: any FlowOracle = adapter ?? ReferenceOracle()
         let flows = FlowTarget(
-            oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: shrinkSeconds, usesMock: usesMock,
-            budgetSeconds: budgetSeconds, maxFailures: maxFailures, stopSignal: stopSignal, submission: submission)
+            oracle: oracle, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: settings.shrinkSeconds, usesMock: settings.usesMock,
+            budgetSeconds: settings.budgetSeconds, maxFailures: settings.maxFailures, stopSignal: stopSignal, submission: submission)
         // Coverage decides the count: at most ten times --cases.
-        let progress = ProgressLine(output: output, label: "check", total: cases * 10, enabled: showsProgress)
-        let (session, mock) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
+        let progress = ProgressLine(output: output, label: "check", total: settings.cases * 10, enabled: showsProgress)
+        let (session, mock) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: settings.cases, progress: progress)
             .checking(flows)
         // An adapter that answered no question submits nothing: the groups after the flow
         // answers would pass on their own (the mock's catalogs, the kept schema cases) and let a

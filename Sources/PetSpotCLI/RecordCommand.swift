@@ -53,7 +53,7 @@ struct RecordCommand: RunnerCommand {
     static let submissions = Option.int(
         "--submissions", default: ReleaseRecorder.defaultSubmissions, in: 0...200,
         help: "Reports submitted through the app's own submission code (protocol version 2).")
-    static let sutTimeout = Option.seconds("--sut-timeout", default: 5, in: 0.01...3600, help: "Seconds to wait for each adapter answer.")
+    static let sutTimeout = Option.seconds("--sut-timeout", default: CheckSettings.defaults.adapterTimeout, in: 0.01...3600, help: "Seconds to wait for each adapter answer.")
     static let submissionTimeout = Option.seconds(
         "--submission-timeout", default: 5, in: 0.05...60, help: "The request time-out the app is given for its submission (seconds).")
     static let recordedOn = Option<String?>(

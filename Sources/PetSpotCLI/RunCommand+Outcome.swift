@@ -27,7 +27,7 @@ extension RunCommand {
         if let http = base as? RunnerHTTPTransport {
             for note in http.redirectNotes { recorder.note(note) }
         }
-        if baseURLPassword != nil {
+        if target.baseURLPassword != nil {
             recorder.note(
                 "--base-url carried credentials: they were not sent (the contracts send their own Authorization headers) and are masked in every output")
         }
@@ -53,7 +53,7 @@ extension RunCommand {
             return
         }
         let why: String
-        if adminToken == nil && !allowsLeftovers {
+        if target.adminToken == nil && !allowsLeftovers {
             why = "no admin token: the groups that create announcements were skipped, as nothing they create could be deleted; "
                 + "give the server's admin token (--admin-token or \(CurlReproduction.adminTokenVariable)) for full coverage, "
                 + "or --allow-leftovers to create and list what is left"
@@ -93,8 +93,8 @@ extension RunCommand {
             let microchip = leftover.microchipNumber.map { " (microchip \(DisplayText.sanitized($0, maxBytes: 40)))" } ?? ""
             output.errorLine("  left on target: announcement \(DisplayText.sanitized(leftover.id, maxBytes: 200))\(microchip)")
         }
-        guard let jsonPath = outputs.jsonPath else { return }
-        let report = recorder.report(command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
+        guard let jsonPath = target.outputs.jsonPath else { return }
+        let report = recorder.report(command: "run", arguments: arguments, target: target.baseURL.absoluteString, seed: seed, startedAt: startedAt)
         do {
             try report.writeJSON(to: jsonPath)
             output.errorLine("petspot-contracts run: the report so far, with these leftovers, is in \(DisplayText.sanitized(jsonPath, maxBytes: 400))")

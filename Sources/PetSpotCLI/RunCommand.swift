@@ -14,32 +14,6 @@ import PetSpotRuntime
 /// `petspot-contracts run --base-url URL`: the contracts over HTTP against a backend that
 /// claims to be production (a staging server, or `petspot-contracts mock --profile production`).
 struct RunCommand: RunnerCommand {
-    /// The backend's base URL, and the password of credentials written into it (never sent).
-    struct BaseURL: Sendable {
-        /// The URL without credentials.
-        let url: URL
-        /// The password of a URL given as `http://user:password@host` (masked in every output).
-        let password: String?
-    }
-
-    /// The admin token, and whether it came from `--admin-token` (not `PETSPOT_ADMIN_TOKEN`).
-    struct AdminToken: Sendable {
-        /// The token.
-        let value: String
-        /// Given with `--admin-token`: the replay and curl lines read it from the variable.
-        let fromCommandLine: Bool
-    }
-
-    static let baseURL = Option<BaseURL>(
-        OptionSpec("--base-url", value: "URL", default: "required", help: "The backend's base URL, e.g. http://127.0.0.1:8080."),
-        replay: .always,
-        read: { (given: [String], context: OptionContext) throws(RunnerError) in
-            guard let text = given.last else {
-                throw context.usage("missing --base-url URL (the backend to check, e.g. http://127.0.0.1:8080)")
-            }
-            let url = try ParsedArguments.baseURL(text, flag: "--base-url", command: context.command)
-            return BaseURL(url: url, password: ParsedArguments.baseURLCredentials(text)?.password)
-        }, words: { "--base-url \(shellQuoted($0.url.absoluteString))" })
     static let cases = Option.int("--cases", default: 20, in: 0...100_000, help: "Generated reports to submit.", replay: .always)
     /// `--profile P`; when absent the profile is detected from the probe sent before the first
     /// contract (``detectProfile(from:)``), and written into the replay line.
@@ -52,21 +26,6 @@ struct RunCommand: RunnerCommand {
             guard !given.isEmpty else { return nil }
             return try Option<BackendProfile>.choice("--profile", value: "P", default: .production, help: "").resolveValue(given, in: context)
         }, words: { $0.map { "--profile \($0.rawValue)" } })
-    /// A token given with `--admin-token` is never printed: the replay line reads it from
-    /// `$PETSPOT_ADMIN_TOKEN`, and ``adminTokenNote`` says to set it; one from the environment is
-    /// read from it again (no flag). A token with a control character (a line break read from a
-    /// file) could never be sent in a header: a usage error (``checkedToken(_:from:_:)``).
-    static let adminToken = Option<AdminToken?>(
-        OptionSpec("--admin-token", value: "T", default: "$PETSPOT_ADMIN_TOKEN, else none", help: "Admin token: delete checks and cleanup."),
-        replay: .always,
-        read: { (given: [String], context: OptionContext) throws(RunnerError) in
-            if let token = try Option<String?>.nonEmpty(given.last, "--admin-token", context) {
-                return AdminToken(value: try checkedToken(token, from: "--admin-token", context), fromCommandLine: true)
-            }
-            let variable = CurlReproduction.adminTokenVariable
-            guard let token = context.environment[variable], !token.isEmpty else { return nil }
-            return AdminToken(value: try checkedToken(token, from: "the \(variable) environment variable", context), fromCommandLine: false)
-        }, words: { $0?.fromCommandLine == true ? "--admin-token \"$\(CurlReproduction.adminTokenVariable)\"" : nil })
     /// `--allow-leftovers`: without an admin token the groups that create announcements are
     /// skipped (nothing they create could be deleted); with this flag they run, and what they
     /// create stays on the target, listed in the report. Nothing changes with a token.
@@ -74,20 +33,8 @@ struct RunCommand: RunnerCommand {
         "--allow-leftovers",
         help: "Without an admin token, run the groups that create announcements anyway: what they create stays on the target, listed in the report.",
         replay: .whenGiven)
-    static let concurrency = Option.int("--concurrency", value: "K", default: 4, in: 1...64, help: "Requests in flight at most.")
     static let maxRequests = Option.int(
-        "--max-requests", value: "M", default: 2000, in: 1...10_000_000, help: "Request budget of the run (cleanup deletes excepted).")
-    static let timeout = Option.seconds("--timeout", default: 10, in: 0.1...600, help: "Deadline of each request in seconds, connect to last byte.")
-    /// The run's own deadline. The default, 10 minutes, is far above what a default run takes
-    /// against a healthy staging server (about 500 requests: seconds, a minute at 0.5 s a request),
-    /// and far below CI job limits (GitHub Actions: 6 hours), so that the run, not the CI runner,
-    /// ends a run against a target that stopped answering: with its cleanup and its report.
-    static let deadline = Option.seconds(
-        "--deadline", default: 600, in: 1...86_400,
-        help: "Seconds the whole run may take; then no new request is sent, cleanup runs, the report is written (exit 1).")
-    static let maxTimeouts = Option.int(
-        "--max-timeouts", default: BackendTarget.defaultMaxConsecutiveTimeouts, in: 1...1_000,
-        help: "Requests timing out in a row that stop a contract group (its other contracts are skipped) or the cleanup.")
+        "--max-requests", value: "M", default: RunSettings.run.maxRequests, in: 1...10_000_000, help: "Request budget of the run (cleanup deletes excepted).")
     /// `--list-depth N`: the announcements with a photo the list-depth contract makes visible to
     /// one list query; absent, a count drawn from the seed (``ListDepth/drawnRange``), which the
     /// replay line's seed draws again.
@@ -104,9 +51,6 @@ struct RunCommand: RunnerCommand {
             guard case .given(let count) = depth else { return nil }
             return "--list-depth \(count)"
         })
-    static let maxResponseBytes = Option.int(
-        "--max-response-bytes", value: "B", default: RunnerHTTPTransport.defaultMaxResponseBytes, in: 1024...(2 * 1024 * 1024 * 1024),
-        defaultText: "\(RunnerHTTPTransport.defaultMaxResponseBytes) (4 MiB)", help: "Longest answer body read; a longer one fails its contract.")
 
     static let spec = CommandSpec(
         name: "run",
@@ -139,8 +83,9 @@ struct RunCommand: RunnerCommand {
             "run coverage" contract: exit 1.
             """,
         options: [
-            baseURL, CommonOptions.seed, cases, profile, adminToken, allowLeftovers, concurrency, maxRequests, timeout, deadline, maxTimeouts,
-            maxResponseBytes, listDepth,
+            BackendTargetOptions.baseURL, CommonOptions.seed, cases, profile, BackendTargetOptions.adminToken, allowLeftovers,
+            BackendTargetOptions.concurrency, maxRequests, BackendTargetOptions.timeout, BackendTargetOptions.deadline,
+            BackendTargetOptions.maxTimeouts, BackendTargetOptions.maxResponseBytes, listDepth,
         ]
             + ReportOutputs.options + [CommonOptions.noProgress],
         examples: [
@@ -148,34 +93,17 @@ struct RunCommand: RunnerCommand {
             "PETSPOT_ADMIN_TOKEN=... petspot-contracts run --base-url https://staging.example.com --cases 50 --max-requests 500 --junit contracts.xml",
         ])
 
-    let baseURL: URL
+    /// The backend, the admin token, the budget and bounds, the outputs (shared with can-i-deploy).
+    let target: BackendTargetOptions
     let cases: Int
     let seed: UInt64
-    let adminToken: String?
-    /// Whether the admin token came from `--admin-token` (not from `PETSPOT_ADMIN_TOKEN`).
-    let adminTokenFromCommandLine: Bool
     /// Without an admin token, whether the groups that create run anyway (`--allow-leftovers`).
     let allowsLeftovers: Bool
     /// The profile given with `--profile`, or `nil`: detected when the run starts.
     let profile: BackendProfile?
-    let concurrency: Int
-    let maxRequests: Int
-    let timeout: Double
-    /// Seconds the whole run may take (`--deadline`).
-    let deadlineSeconds: Double
-    /// Requests timing out in a row that stop a group (`--max-timeouts`).
-    let maxTimeouts: Int
-    /// The longest answer body read (`--max-response-bytes`).
-    let maxResponseBytes: Int
     /// Announcements with a photo one list query must show (`--list-depth`).
     let listDepth: ListDepth
-    /// The password of a `--base-url` given with credentials (never sent; masked in every output).
-    let baseURLPassword: String?
-    let outputs: ReportOutputs
-    let showsProgress: Bool
     let arguments: [String]
-    /// The command that replays the run.
-    let replayCommand: String
 
     init(_ parsed: ParsedArguments, arguments: [String]) throws(RunnerError) {
         try self.init(parsed, arguments: arguments, environment: ProcessInfo.processInfo.environment)
@@ -183,54 +111,17 @@ struct RunCommand: RunnerCommand {
 
     init(_ parsed: ParsedArguments, arguments: [String], environment: [String: String]) throws(RunnerError) {
         let options = try parsed.resolve(environment: environment)
-        let base = try options[Self.baseURL]
-        baseURL = base.url
-        baseURLPassword = base.password
+        target = try BackendTargetOptions(options, maxRequests: Self.maxRequests)
         cases = try options[Self.cases]
         seed = try options[CommonOptions.seed]
-        let token = try options[Self.adminToken]
-        adminToken = token?.value
-        adminTokenFromCommandLine = token?.fromCommandLine ?? false
         allowsLeftovers = try options[Self.allowLeftovers]
         profile = try options[Self.profile]
-        concurrency = try options[Self.concurrency]
-        maxRequests = try options[Self.maxRequests]
-        timeout = try options[Self.timeout]
-        deadlineSeconds = try options[Self.deadline]
-        maxTimeouts = try options[Self.maxTimeouts]
-        maxResponseBytes = try options[Self.maxResponseBytes]
         listDepth = try options[Self.listDepth]
-        outputs = try ReportOutputs(options)
-        showsProgress = try !options[CommonOptions.noProgress]
-        replayCommand = options.replayLine
         self.arguments = arguments
     }
 
-    /// `token` when it can be sent in a header: a usage error naming `source` and the byte offset
-    /// of its first control character otherwise (the token itself is never printed).
-    static func checkedToken(_ token: String, from source: String, _ context: OptionContext) throws(RunnerError) -> String {
-        var offset = 0
-        for scalar in token.unicodeScalars {
-            if DisplayText.needsEscape(scalar) {
-                throw context.usage(
-                    "the admin token from \(source) contains the control character \(DisplayText.escape(scalar)) at byte offset \(offset) "
-                        + "(a line break read from a file?): it cannot be sent in an Authorization header; remove it")
-            }
-            offset += String(scalar).utf8.count
-        }
-        return token
-    }
-
-    /// For a token given with `--admin-token`: where the replay and curl lines take it from.
-    var adminTokenNote: String? {
-        adminTokenFromCommandLine
-            ? "the admin token was given with --admin-token and is never printed: the replay and curl lines read it from "
-                + "$\(CurlReproduction.adminTokenVariable), so set that variable to it before running them"
-            : nil
-    }
-
     func run(output: RunnerOutput) async throws -> RunnerExitCode {
-        let transport = RunnerHTTPTransport(baseURL: baseURL, timeout: timeout, maxResponseBytes: maxResponseBytes)
+        let transport = target.transport
         let interruption = RunInterruption()
         return try await SignalTrap.shared.with(.graceful { interruption.interrupt($0, output: output) }) {
             try await execute(transport: transport, output: output, interruption: interruption)
@@ -245,14 +136,14 @@ struct RunCommand: RunnerCommand {
         deadline given: RunDeadline? = nil, progressClock: ProgressLine.Elapsed? = nil
     ) async throws -> RunnerExitCode {
         let startedAt = Date()
-        let recorder = ContractRecorder(secrets: SecretStore([adminToken, baseURLPassword]))
-        let transport = BudgetedTransport(base, limit: maxRequests, secrets: recorder.secrets)
+        let recorder = ContractRecorder(secrets: target.secrets)
+        let transport = BudgetedTransport(base, limit: target.settings.maxRequests, secrets: recorder.secrets)
         interruption.stops(transport)
         // Before the first request: what a run without an admin token leaves out, or leaves behind.
-        if adminToken == nil, !outputs.quiet {
+        if target.adminToken == nil, !target.outputs.quiet {
             for line in try withoutAdminTokenLines(transport) { output.line(line) }
         }
-        let deadline = given ?? RunDeadline(seconds: deadlineSeconds)
+        let deadline = given ?? RunDeadline(seconds: target.settings.deadlineSeconds)
         deadline.start(stopping: transport, output: output)
         defer { deadline.cancel() }
         // The probe: no answer is an unreachable target, no API under the base URL a setup
@@ -260,31 +151,30 @@ struct RunCommand: RunnerCommand {
         // the replay line, so that a replay expects the same).
         var profileLine = "given with --profile"
         let profile: BackendProfile
-        var replayCommand = self.replayCommand
+        var replayCommand = target.replayCommand
         let probe = await Self.sendProfileProbe(transport)
-        if case .failure(let error)? = probe { throw Self.unreachable(baseURL, error) }
+        if case .failure(let error)? = probe { throw Self.unreachable(target.baseURL, error) }
         let probeAnswer = try? probe?.get()
-        if let noAPI = Self.noCreateRoute(probeAnswer, baseURL: baseURL) { throw noAPI }
+        if let noAPI = Self.noCreateRoute(probeAnswer, baseURL: target.baseURL) { throw noAPI }
         if let given = self.profile {
             profile = given
         } else {
             (profile, profileLine) = Self.detectProfile(from: probeAnswer)
             replayCommand += " --profile \(profile.rawValue)"
         }
-        if !outputs.quiet { output.line("petspot-contracts run: \(baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
+        if !target.outputs.quiet { output.line("petspot-contracts run: \(target.baseURL.absoluteString), profile \(profile.rawValue) (\(profileLine)); replay: \(replayCommand)") }
         // A token the server refuses, or answers otherwise than documented, is a setup mistake,
         // not a backend defect: said before anything is created, rather than as failed delete
         // contracts and leftovers.
-        if let adminToken {
-            try await Self.checkAdminToken(
-                adminToken, from: adminTokenFromCommandLine ? "--admin-token" : CurlReproduction.adminTokenVariable, transport)
+        if let adminToken = target.adminToken {
+            try await Self.checkAdminToken(adminToken, from: target.adminTokenSource, transport)
         }
-        let progress = ProgressLine(output: output, label: "run", total: cases, enabled: showsProgress, elapsed: progressClock)
+        let progress = ProgressLine(output: output, label: "run", total: cases, enabled: target.showsProgress, elapsed: progressClock)
         defer { progress.finish() }
         let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: replayCommand, cases: cases, progress: progress)
             .running(
-                against: transport, name: baseURL.absoluteString, profile: profile, adminToken: adminToken, concurrency: concurrency,
-                baseURL: baseURL, maxConsecutiveTimeouts: maxTimeouts, createsWithoutAdminToken: allowsLeftovers, listDepth: listDepth)
+                against: transport, name: target.baseURL.absoluteString, profile: profile, adminToken: target.adminToken,
+                concurrency: target.settings.concurrency, baseURL: target.baseURL, maxConsecutiveTimeouts: target.settings.maxConsecutiveTimeouts, createsWithoutAdminToken: allowsLeftovers, listDepth: listDepth)
         // A second signal exits at once: it first lists what is not deleted, on standard error and
         // in the JSON report.
         let exitReport = SignalTrap.shared.register(.cleanup { [self] in
@@ -294,22 +184,24 @@ struct RunCommand: RunnerCommand {
         try await ContractRegistry.checkAll(session)
         progress.finish()
         let hint = backend.noteFindings(recorder: recorder)
-        if let adminTokenNote { recorder.note(adminTokenNote) }
+        if let adminTokenNote = target.adminTokenNote { recorder.note(adminTokenNote) }
         recorder.note("microchip numbers of this run start with \(backend.microchips.prefix); \(transport.requestsSent) budgeted requests sent")
         recordRunOutcome(recorder, transport: transport, base: base, interruption: interruption, replay: replayCommand, deadline: deadline)
         // The profile hint is the last note: right above the verdict, after every failure.
         if let hint { recorder.note("hint: " + hint) }
         let report = recorder.report(
-            command: "run", arguments: arguments, target: baseURL.absoluteString, seed: seed, startedAt: startedAt)
-        try outputs.deliver(report, to: output)
+            command: "run", arguments: arguments, target: target.baseURL.absoluteString, seed: seed, startedAt: startedAt)
+        try target.outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode
     }
 
     /// The groups of a run that create announcements, in registry order, and the other groups
     /// that apply (read from a session against `transport` that sends nothing).
     func groupsByCreation(_ transport: BudgetedTransport) throws(RunnerError) -> (creating: [String], other: [String]) {
-        let (session, _) = try SessionBuilder(recorder: ContractRecorder(), seed: seed, replay: replayCommand, cases: cases)
-            .running(against: transport, name: baseURL.absoluteString, profile: profile ?? .production, adminToken: nil, concurrency: concurrency, baseURL: baseURL)
+        let (session, _) = try SessionBuilder(recorder: ContractRecorder(), seed: seed, replay: target.replayCommand, cases: cases)
+            .running(
+                against: transport, name: target.baseURL.absoluteString, profile: profile ?? .production, adminToken: nil,
+                concurrency: target.settings.concurrency, baseURL: target.baseURL)
         var creating: [String] = [], other: [String] = []
         for group in ContractRegistry.groups where group.applies(to: session) {
             if let backendGroup = group as? any BackendContractGroup, backendGroup.createsAnnouncements {

@@ -29,7 +29,8 @@ package struct FlowTarget: Sendable {
     /// A flow target.
     package init(
         oracle: any FlowOracle, makeGenerator: @escaping @Sendable () -> Gen<FlowCase>, shrinkSeconds: Double, usesMock: Bool,
-        budgetSeconds: Double = 60, maxFailures: Int = 10, stopSignal: StopSignal? = nil, submission: SubmissionSettings? = nil
+        budgetSeconds: Double = CheckSettings.defaults.budgetSeconds, maxFailures: Int = CheckSettings.defaults.maxFailures,
+        stopSignal: StopSignal? = nil, submission: SubmissionSettings? = nil
     ) {
         self.stopSignal = stopSignal
         self.submission = submission

@@ -24,7 +24,7 @@ package struct InProcessMock {
         secrets.add(backend.adminToken)
         target = BackendTarget(
             name: "the in-process strict mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max, secrets: secrets),
-            profile: .strict, adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 4,
+            profile: .strict, adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: RunSettings.run.concurrency,
             submissions: {
                 await runOnDedicatedThread {
                     SubmittedReports.submitted(generator.samples(count: cases, seed: seed).map(Self.realPhoto), oracle: oracle)

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotFlowChecks
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotModel
@@ -28,8 +29,9 @@ package struct SubmissionSettings: Sendable {
 
     /// What a default `check` uses: 40 scenarios, report-flows.md's rule, a 0.3 s time-out (every
     /// answer held past it costs that long; the proxy answers a healthy request in milliseconds),
-    /// 5 s of shrinking per property.
-    package static let defaults = SubmissionSettings(scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 5)
+    /// `check`'s shrinking time per property.
+    package static let defaults = SubmissionSettings(
+        scenarios: 40, rule: .spec, requestTimeout: 0.3, shrinkSeconds: CheckSettings.defaults.shrinkSeconds)
 
     /// Settings.
     package init(

@@ -65,7 +65,8 @@ public struct FlowContracts: Sendable {
     /// also sent to a strict in-process mock; `stopSignal` ends the runs early when stopped.
     public init(
         oracle: any FlowOracle, validators: [PayloadValidator], makeGenerator: @escaping @Sendable () -> Gen<FlowCase> = FlowContracts.defaultGenerator,
-        cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = 60, maxFailures: Int = 10, replay: String,
+        cases: Int, seed: UInt64, shrinkSeconds: Double, budgetSeconds: Double = CheckSettings.defaults.budgetSeconds,
+        maxFailures: Int = CheckSettings.defaults.maxFailures, replay: String,
         checksBackend: Bool = true, stopSignal: StopSignal? = nil
     ) {
         self.stopSignal = stopSignal

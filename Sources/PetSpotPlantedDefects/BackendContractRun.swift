@@ -18,14 +18,14 @@ package enum BackendContractRun {
     ///     anyway (`run --allow-leftovers`) rather than being skipped.
     package static func report(
         transport: any AnnouncementTransport, profile: BackendProfile, adminToken: String?, cases: Int = 0, seed: UInt64 = 1,
-        maxRequests: Int = 2000, baseURL: URL? = nil, skippingGroups: Set<String> = [], createsWithoutAdminToken: Bool = false
+        maxRequests: Int = RunSettings.run.maxRequests, baseURL: URL? = nil, skippingGroups: Set<String> = [], createsWithoutAdminToken: Bool = false
     ) async throws -> (report: ContractReport, requestsSent: Int) {
         let recorder = ContractRecorder()
         let budgeted = BudgetedTransport(transport, limit: maxRequests)
         let (session, backend) = try SessionBuilder(recorder: recorder, seed: seed, replay: "petspot-contracts run --seed \(seed)", cases: cases)
             .running(
                 against: budgeted, name: baseURL?.absoluteString ?? "in-process backend", profile: profile, adminToken: adminToken,
-                concurrency: 4, baseURL: baseURL, createsWithoutAdminToken: createsWithoutAdminToken)
+                concurrency: RunSettings.run.concurrency, baseURL: baseURL, createsWithoutAdminToken: createsWithoutAdminToken)
         try await ContractRegistry.checkAll(session, skipping: skippingGroups)
         backend.noteFindings(recorder: recorder)
         let report = recorder.report(command: "run", arguments: [], target: backend.name, seed: seed, startedAt: Date())

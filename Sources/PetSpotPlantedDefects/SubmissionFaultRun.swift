@@ -18,7 +18,8 @@ package enum SubmissionFaultRun {
         let recorder = ContractRecorder()
         let app = oracle ?? ReferenceOracle()
         let flows = FlowTarget(
-            oracle: app, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: 5, usesMock: true, submission: settings)
+            oracle: app, makeGenerator: FlowContracts.defaultGenerator, shrinkSeconds: CheckSettings.defaults.shrinkSeconds, usesMock: true,
+            submission: settings)
         let session = try SessionBuilder(recorder: recorder, seed: seed, replay: "petspot-contracts check --seed \(seed)", cases: 0)
             .checking(flows).session
         try await SubmissionFaultContracts().check(session)

@@ -151,23 +151,23 @@ struct ReplayTokenTests {
     @Test("a token from the environment is read from it again: the replay line has no --admin-token and no note")
     func fromEnvironment() throws {
         let command = try Self.command([], environment: ["PETSPOT_ADMIN_TOKEN": "s3cret-token"])
-        #expect(command.adminToken == "s3cret-token")
-        #expect(!command.replayCommand.contains("admin-token"))
-        #expect(command.adminTokenNote == nil)
+        #expect(command.target.adminToken == "s3cret-token")
+        #expect(!command.target.replayCommand.contains("admin-token"))
+        #expect(command.target.adminTokenNote == nil)
     }
 
     @Test("a token given with --admin-token is never printed: the replay line reads $PETSPOT_ADMIN_TOKEN and a note says so")
     func fromCommandLine() throws {
         let command = try Self.command(["--admin-token", "s3cret-token"], environment: [:])
-        #expect(command.replayCommand.hasSuffix(" --admin-token \"$PETSPOT_ADMIN_TOKEN\""))
-        #expect(!command.replayCommand.contains("s3cret"))
-        #expect(command.adminTokenNote?.contains("set that variable") == true)
+        #expect(command.target.replayCommand.hasSuffix(" --admin-token \"$PETSPOT_ADMIN_TOKEN\""))
+        #expect(!command.target.replayCommand.contains("s3cret"))
+        #expect(command.target.adminTokenNote?.contains("set that variable") == true)
     }
 
     @Test("without a token the replay line has no --admin-token")
     func none() throws {
         let command = try Self.command([], environment: [:])
-        #expect(!command.replayCommand.contains("admin-token"))
-        #expect(command.adminTokenNote == nil)
+        #expect(!command.target.replayCommand.contains("admin-token"))
+        #expect(command.target.adminTokenNote == nil)
     }
 }

@@ -147,7 +147,7 @@ struct HTTPTransportTests {
         ("https://user:secret@staging.example.com", "https://staging.example.com"),
     ])
     func baseURLs(text: String, expected: String) throws {
-        let base = try ParsedArguments(["--base-url", text], for: RunCommand.spec).resolve(environment: [:])[RunCommand.baseURL]
+        let base = try ParsedArguments(["--base-url", text], for: RunCommand.spec).resolve(environment: [:])[BackendTargetOptions.baseURL]
         #expect(base.url.absoluteString == expected)
         #expect(HTTPEndpoint(base.url) != nil)
         if text.contains("secret") { #expect(base.password == "secret") }

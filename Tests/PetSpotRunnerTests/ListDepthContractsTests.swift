@@ -170,11 +170,11 @@ struct ListDepthContractsTests {
         let given = ["--base-url", "http://127.0.0.1:9", "--seed", "4", "--list-depth", "3"]
         let command = try RunCommand(try ParsedArguments(given, for: RunCommand.spec), arguments: given, environment: [:])
         #expect(command.listDepth == .given(3))
-        #expect(command.replayCommand.contains("--list-depth 3"), "\(command.replayCommand)")
+        #expect(command.target.replayCommand.contains("--list-depth 3"), "\(command.target.replayCommand)")
         let drawn = Array(given.dropLast(2))
         let byDefault = try RunCommand(try ParsedArguments(drawn, for: RunCommand.spec), arguments: drawn, environment: [:])
         #expect(byDefault.listDepth == .drawn)
-        #expect(!byDefault.replayCommand.contains("--list-depth"))
+        #expect(!byDefault.target.replayCommand.contains("--list-depth"))
 
         let backend = MockBackend(clock: serverClockAhead)
         let point = ListDepthContracts.point(seed: 4)

@@ -1,4 +1,6 @@
 import Foundation
+import PetSpotContractGroups
+import PetSpotFlowChecks
 @testable import PetSpotCLI
 import PetSpotRuntime
 import Testing
@@ -45,6 +47,22 @@ struct OptionDeclarationTests {
                 Issue.record("'\(command.spec.name) \(words.joined(separator: " "))' could not be built: \(error.message)")
             }
         }
+    }
+
+    @Test("a command given only its required options runs with its settings' defaults (each default is written once, there)")
+    func defaultsComeFromSettings() throws {
+        func built<Command: RunnerCommand>(_: Command.Type) throws -> Command {
+            let words = Self.minimalArguments[Command.spec.name] ?? []
+            return try Command(try ParsedArguments(words, for: Command.spec), arguments: words)
+        }
+        let check = try built(CheckCommand.self)
+        #expect(check.settings == CheckSettings.defaults)
+        #expect(check.submission.scenarios == SubmissionSettings.defaults.scenarios)
+        #expect(check.submission.rule == SubmissionSettings.defaults.rule)
+        #expect(check.submission.requestTimeout == SubmissionSettings.defaults.requestTimeout)
+        #expect(check.submission.shrinkSeconds == SubmissionSettings.defaults.shrinkSeconds)
+        #expect(try built(RunCommand.self).target.settings == RunSettings.run)
+        #expect(try built(CanIDeployCommand.self).target.settings == RunSettings.canIDeploy)
     }
 
     @Test("a forgotten declaration is an error naming the option and the command, not a crash")

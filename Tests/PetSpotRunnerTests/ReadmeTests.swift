@@ -1,5 +1,7 @@
 import Foundation
+import PetSpotContractGroups
 @testable import PetSpotReport
+import PetSpotRunner
 import Testing
 
 /// What README.md says that the code decides.
@@ -27,5 +29,20 @@ struct ReadmeTests {
         #expect(text.contains("swift build -c release --product petspot-contracts"))
         #expect(text.contains("install .build/release/petspot-contracts /usr/local/bin/"))
         #expect(text.contains(#"export PATH="$PWD/.build/release:$PATH""#))
+    }
+
+    @Test("every backend group of the registry has its row in the README's table of what run checks")
+    func everyGroupDescribed() {
+        let text = Self.readme
+        guard let start = text.range(of: "### What `run` checks") else {
+            Issue.record("README.md has no section \"What `run` checks\"")
+            return
+        }
+        let section = String(text[start.upperBound...]).components(separatedBy: "\n### ").first ?? ""
+        let described = Set(section.split(separator: "\n").filter { $0.hasPrefix("| ") }.flatMap { row in
+            (row.split(separator: "|").first ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        })
+        let missing = ContractRegistry.groups.compactMap { $0 as? any BackendContractGroup }.map(\.name).filter { !described.contains($0) }
+        #expect(missing.isEmpty, "README.md's table \"What `run` checks\" has no row for: \(missing.joined(separator: ", "))")
     }
 }

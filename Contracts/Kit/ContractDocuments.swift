@@ -124,13 +124,6 @@ public struct ContractDocuments: Sendable {
         regressions = try Self.decodeCatalog(.regressions, in: directory, with: RegressionCatalog.init(json:))
     }
 
-    /// The raw JSON of a catalog file, for tools that process it themselves.
-    ///
-    /// - Throws: ``ContractLoadError`` naming the file.
-    public func catalogDocument(_ name: ContractCatalogName) throws(ContractLoadError) -> JSONValue {
-        try Self.readJSON("catalog/\(name.fileName)", in: directory)
-    }
-
     private static func decodeCatalog<Catalog>(
         _ name: ContractCatalogName, in directory: URL,
         with decode: (JSONValue) throws(CatalogDecodingError) -> Catalog

@@ -11,31 +11,23 @@ import PetSpotConcurrency
 /// A small HTTP/1.1 server on POSIX sockets: one I/O thread reads, parses and writes every
 /// connection with `poll`; a pool of worker threads runs the handler on complete requests.
 ///
-/// Built for loopback test traffic that may be hostile. Its contract: no client holds the server
-/// hostage, and each client's cost is bounded.
-/// - A slow sender costs no thread. The header section is due within
-///   ``Configuration/headerTimeout`` and the request within ``Configuration/requestTimeout`` of
-///   its first byte (408; trickling does not extend them); an idle keep-alive connection closes
-///   after ``Configuration/idleTimeout``.
-/// - At most ``Configuration/maxConnections`` are open, fewer under a low descriptor limit
-///   (``ConnectionBudget``). A newcomer at the limit takes the slot of the longest-idle
-///   connection, else of a client that left its answer unread 200 ms, else of the slowest sender
-///   (503); else it waits up to 250 ms, then is answered 503. When `accept` runs out of
-///   descriptors all the same, it makes room likewise or pauses accepting (10 to 250 ms).
-/// - An answer is written as far as the kernel takes it (``Configuration/maxUnsentBytes`` unsent
-///   per connection); the rest waits, without copying its body (``HTTPResponse/bodyParts``), and
-///   no further request of that connection is read until it is written, within
-///   ``Configuration/writeTimeout``. Pipelined requests take turns with other clients'.
-/// - With a ``Configuration/bodyLimit`` hook, a body over the route's limit is not kept (a chunked
-///   one is held until it passes the limit): the handler gets the request flagged and bodiless
-///   (at once, or once the body reached the limit, see
-///   ``Configuration/readsBodyOverLimitToLimit``), and after the answer the server shuts its
-///   write side and discards what the client still sends, up to ``HTTPParserLimits/maxBodyBytes``
-///   and within ``Configuration/writeTimeout``, before it closes: a client that writes its whole
-///   body before reading gets the answer, not a reset. A 413 of the parser closes the same way.
-/// - Protocol errors are answered with ``Configuration/errorResponse`` (statuses in
-///   ``protocolErrorStatuses``) and the connection closed; a handler that throws closes it
-///   without an answer (how a mock simulates a dropped connection).
+/// Its contract, for loopback traffic that may be hostile: no client holds the server hostage,
+/// and each client's cost is bounded.
+/// - Time, not threads: a request's header is due within ``Configuration/headerTimeout`` and the
+///   whole request within ``Configuration/requestTimeout`` of its first byte (408, trickling
+///   does not extend them); an idle connection closes after ``Configuration/idleTimeout``, an
+///   answer left unread after ``Configuration/writeTimeout``.
+/// - Connections: at most ``Configuration/maxConnections``, fewer under a low descriptor limit
+///   (``ConnectionBudget``); a newcomer at the limit takes the slot of the longest-idle client,
+///   else of one not reading its answer, else of the slowest sender, else waits 250 ms for one
+///   and is answered 503.
+/// - Memory: at most ``Configuration/maxUnsentBytes`` of answers unsent per connection (the rest
+///   waits uncopied, and the connection's next request is not read meanwhile); a body over the
+///   route's ``Configuration/bodyLimit`` is not kept: the handler gets the request flagged, and
+///   what the client still sends is read and discarded before the connection closes, so the
+///   client gets its answer, not a reset.
+/// - Errors: a protocol error is answered with ``Configuration/errorResponse`` and closes the
+///   connection; a handler that throws closes it without an answer (a simulated drop).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0)) { request in

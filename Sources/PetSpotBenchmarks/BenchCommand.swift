@@ -11,7 +11,7 @@ package struct BenchCommand: RunnerCommand {
     static let seconds = Option.seconds("--seconds", default: 2, in: 0.05...600, help: "Measuring time of each throughput benchmark.")
     static let filter = Option.text(
         "--filter", value: "GROUP", default: "all",
-        help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, backend-defects, app-defects, submission-defects, challenge, redaction, releases).")
+        help: "Run only the groups whose name contains GROUP (pipeline, shrinking, validator, mock, backend-defects, app-defects, submission-defects, challenge, redaction, releases, latency).")
 
     package static let spec = CommandSpec(
         name: "bench",
@@ -28,7 +28,8 @@ package struct BenchCommand: RunnerCommand {
             challenge (the Shrinking Challenge over 100 seeds: found, minimal, median evaluations and time per \
             challenge), redaction (secrets masked in report text: MB/s), releases (record of the three historic builds \
             and can-i-deploy of them against a local mock, unchanged and serving each planted contract change: times, \
-            and the verdicts against the expected matrix). Use a release build: debug figures are many times lower.
+            and the verdicts against the expected matrix), latency (a default run against mock --faults delay=20ms:1 \
+            with --concurrency 4 and 8, or PETSPOT_BENCH_CONCURRENCY: seconds against requests x 20 ms / concurrency). Use a release build: debug figures are many times lower.
             """,
         options: [seconds, filter],
         examples: ["swift run -c release petspot-contracts bench", "petspot-contracts bench --filter shrinking"])

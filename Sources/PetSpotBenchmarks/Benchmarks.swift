@@ -63,6 +63,9 @@ public enum Benchmarks {
         /// `record` of the three historic builds and `can-i-deploy` of them against a local mock,
         /// unchanged and serving each planted contract change: times, and the expected matrix.
         case releases
+        /// A default `run` against `mock --faults delay=20ms:1` (a backend 20 ms away): its time
+        /// against the latency bound, requests x 20 ms / concurrency.
+        case latency
     }
 
     /// Runs `groups` for about `seconds` each (the shrink benchmarks run to completion) and
@@ -88,6 +91,7 @@ public enum Benchmarks {
             case .appDefects: try DefectBenchmark.run(emit: emit)
             case .submissionDefects: try SubmissionDefectBenchmark.run(emit: emit)
             case .releases: try ReleaseGateBenchmark.run(emit: emit)
+            case .latency: try LatencyBenchmark.run(emit: emit)
             case .challenge: shrinkingChallenge(emit: emit)
             case .redaction: redaction(emit: emit)
             }

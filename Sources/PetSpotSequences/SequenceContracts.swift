@@ -26,6 +26,9 @@ import PetSpotRuntime
 /// for what the apps decode. Every program deletes what it created when it ends, so the group
 /// needs the admin token and is skipped without one.
 ///
+/// Programs run side by side within `--concurrency` (``SequenceExplorer``), each around its own
+/// centre, so a staging backend's latency is paid once per lane, not once per program.
+///
 /// **Budget.** Exploring may send ``exploringAllowance`` requests and shrinking
 /// ``shrinkingAllowance`` (every request counted, the deletes that end each program included),
 /// and together at most what the run's budget leaves beside ``reserve`` for the groups after
@@ -41,6 +44,8 @@ package struct SequenceContracts: BackendContractGroup {
     package static let exploringAllowance = 950
     /// Requests shrinking may send, for every failure together.
     static let shrinkingAllowance = 470
+    /// Lanes of programs at most, whatever `--concurrency` allows (each is a thread).
+    static let maxLanes = 16
     /// Requests left to the groups after this one (the routing group sends about 20).
     package static let reserve = 60
 
@@ -73,9 +78,12 @@ package struct SequenceContracts: BackendContractGroup {
         if clients < 2 {
             backend.skip(SequenceContract.concurrent.rawValue, reason: "--concurrency \(backend.concurrency) allows no requests at once")
         }
+        // Programs side by side (but against `check`'s in-process mock): as many lanes as requests
+        // may be in flight, each program taking one of them, or one per client.
         let explorer = SequenceExplorer(
             executor: SequenceExecutor(backend: backend), seed: backend.session.seed ^ 0x5345_5155_454E_4345, allowance: allowance,
-            maxClients: clients)
+            maxClients: clients, lanes: backend.target.sequencesSideBySide ? min(backend.concurrency, Self.maxLanes) : 1,
+            slots: backend.concurrency)
         let started = ContinuousClock.now
         let outcome = await runOnDedicatedThread { explorer.run() }
         record(outcome, allowance: allowance, seconds: FlowContracts.seconds(since: started), backend: backend)
@@ -101,7 +109,8 @@ package struct SequenceContracts: BackendContractGroup {
             "\(outcome.programs) sequences of up to \(outcome.longestProgram) operations (\(outcome.operations) in all; "
                 + "\(outcome.concurrentPrograms) with 2 or 3 clients at once, \(outcome.scalePrograms) filling 10 or more announcements "
                 + "near one point); \(outcome.exploringRequests) requests exploring, \(outcome.shrinkingRequests) shrinking "
-                + "(allowances \(allowance.exploring) and \(allowance.shrinking))")
+                + "(allowances \(allowance.exploring) and \(allowance.shrinking))"
+                + (outcome.mostProgramsAtOnce > 1 ? "; up to \(outcome.mostProgramsAtOnce) sequences at once" : ""))
     }
 
     /// The report's failure for a shrunk program: the failing step's request and answer, and

@@ -11,7 +11,8 @@ import PetSpotModel
 /// sent (``GroupBackend/holding(_:_:)``), so a program is never cut in half.
 ///
 /// A program's announcements lie around a centre of its own, far out in the South Pacific, so
-/// programs never see each other's, nor another group's.
+/// programs never see each other's, nor another group's: programs that run at once never share
+/// a centre (``centres``).
 struct SequenceExecutor: Sendable {
     /// Credentials of an announcement a create made.
     struct Credentials: Sendable {
@@ -23,6 +24,8 @@ struct SequenceExecutor: Sendable {
     /// What a program needs while it runs: its number, centre, microchip numbers and labels.
     struct Context: Sendable {
         var number: Int
+        /// The centre's index among ``centreCount``.
+        var centreIndex: Int
         var centre: (lat: Double, lng: Double)
         var chipNumbers: [Int: String]
         var slotLabels: [Int: String]
@@ -35,8 +38,12 @@ struct SequenceExecutor: Sendable {
 
     /// The backend.
     let backend: GroupBackend
-    /// Programs run so far (numbers the next one).
-    let counter = Locked(0)
+    /// Programs run so far (numbers the next one), and the centres of the programs under way.
+    private let counter = Locked((programs: 0, centres: Set<Int>()))
+
+    /// Centres, 0.3 degrees of longitude (about 20 km) apart: more than a list's default 5 km
+    /// range beyond a program's farthest announcement (3.6 km).
+    static let centreCount = 100
 
     /// Kilometres from the centre to the point of every fill.
     static let fillDistance = 0.25
@@ -66,20 +73,24 @@ struct SequenceExecutor: Sendable {
 
     /// The context of the next program run.
     private func makeContext(for program: SequenceProgram) -> Context {
-        let number = counter.withLock { counter -> Int in
-            counter += 1
-            return counter
-        }
         let prefix = backend.target.microchips.prefix
         let offset = Int(prefix.suffix(2)) ?? 0
-        let centre = (lat: -52.6, lng: -150.0 + 0.3 * Double((number + offset) % 100))
+        // The centre the program's number gives, or the next one no program under way holds.
+        let (number, index) = counter.withLock { counter -> (Int, Int) in
+            counter.programs += 1
+            var index = (counter.programs + offset) % Self.centreCount
+            while counter.centres.contains(index), counter.centres.count < Self.centreCount { index = (index + 1) % Self.centreCount }
+            counter.centres.insert(index)
+            return (counter.programs, index)
+        }
+        let centre = (lat: -52.6, lng: -150.0 + 0.3 * Double(index))
         var chipNumbers: [Int: String] = [:]
         for chip in program.chipOrder { chipNumbers[chip] = backend.microchip() }
         var slotPositions: [Int: Int] = [:]
         for (position, slot) in program.slotOrder.enumerated() { slotPositions[slot] = position }
         let labels = program.labels
         return Context(
-            number: number, centre: centre, chipNumbers: chipNumbers, slotLabels: labels.slots, chipLabels: labels.chips,
+            number: number, centreIndex: index, centre: centre, chipNumbers: chipNumbers, slotLabels: labels.slots, chipLabels: labels.chips,
             slotPositions: slotPositions, tag: "petspot-contracts \(prefix) sequence \(number)")
     }
 
@@ -93,6 +104,7 @@ struct SequenceExecutor: Sendable {
 
     private func execute(_ program: SequenceProgram, held: GroupBackend) async -> ProgramOutcome {
         let context = makeContext(for: program)
+        defer { _ = counter.withLock { $0.centres.remove(context.centreIndex) } }
         let oracle = oracle(context)
         var model = StoreModel()
         var credentials: [Int: Credentials] = [:]

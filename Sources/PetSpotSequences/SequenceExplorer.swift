@@ -14,6 +14,18 @@ import PetSpotRuntime
 /// so that programs grow from a few operations to a dozen within a round. A failing program whose
 /// contract already failed is counted, not shown again; a new one ends the round and is shrunk.
 ///
+/// **Side by side.** ``lanes`` threads each run rounds (the next round number not taken), and
+/// their programs run at once within ``slots`` requests in flight: a program takes one slot,
+/// one with clients at once a slot per client, while it runs. Programs share nothing: each has
+/// its own centre, announcements and microchip numbers (``SequenceExecutor``), and its lists
+/// judge only its own rows. The lanes share the allowances (a program starts only if its cost
+/// fits beside what the programs under way may still spend), the failures found and the stop.
+/// With one lane the run is the serial one: round after round, the same programs every time for
+/// a seed. With more, the programs of each round are still a function of the seed, and a failure
+/// replays from its program; what is not fixed is which lane takes which round, hence which
+/// failure is found first, the programs counted before the allowance runs out, whether a round
+/// draws fills (until a program filled) and the program numbers the report shows.
+///
 /// **Shrinking.** A program is a function of its choice sequence, so the engine's shrinker
 /// shrinks it as it shrinks any value (``Gen/shrink(_:size:failure:budget:judge:)``): its passes
 /// delete steps and clients' branches, lower a fill's count, drop a microchip number, and turn
@@ -22,6 +34,9 @@ import PetSpotRuntime
 /// breaks the same one (``judge(_:contract:costLeft:run:)``); a program that failed at a step of
 /// its prefix read nothing past it, so the steps after it go at once. Every candidate the engine
 /// cannot decide is sent to the backend and charged to the shrinking allowance, its budget.
+/// One failure shrinks at a time, alone: no lane starts a program until it is shrunk, so a
+/// candidate's answers owe nothing to another program's requests (a cache a create elsewhere
+/// cleared, an id another create took, two programs' requests in one race window).
 final class SequenceExplorer: Sendable {
     /// Requests each phase may send.
     struct Allowance: Sendable {
@@ -58,12 +73,39 @@ final class SequenceExplorer: Sendable {
         var refused = false
         /// Whether a request got no answer: exploring stops there.
         var unanswered = false
+        /// The most programs that ran at once, and the most slots they took together.
+        var mostProgramsAtOnce = 0, mostSlotsAtOnce = 0
+    }
+
+    /// A failure that ended a lane's round, waiting to be shrunk.
+    private struct Pending: Sendable {
+        var program: SequenceProgram
+        var failure: ProgramFailure
+        var number: Int
+        /// Whether another program ran while it did.
+        var alongside: Bool
     }
 
     private struct State: Sendable {
         var outcome = Outcome()
-        /// The failure of the program that ended the round.
-        var found: (program: SequenceProgram, failure: ProgramFailure, number: Int)?
+        /// The next round a lane takes.
+        var nextRound: UInt64 = 0
+        /// Programs under way (by start), the slots they take, and the exploring requests they may
+        /// still send.
+        var running: Set<Int> = [], slotsTaken = 0, reservedExploring = 0
+        /// Programs started, and those under way that another program ran beside.
+        var started = 0
+        var overlapped: Set<Int> = []
+        /// Failures that broke their contract only beside other programs, shown when no failure
+        /// alone does.
+        var besideOthers: [SequenceContract: Found] = [:]
+        /// Contracts whose first failure is found (shrunk or waiting to be).
+        var claimed: Set<SequenceContract> = []
+        /// Failures waiting to shrink or shrinking; no program starts while there is one.
+        var shrinksPending = 0
+        var shrinking = false
+        /// No lane starts another program or round.
+        var halted = false
 
         /// Counts an explored program.
         mutating func count(_ program: SequenceProgram) {
@@ -89,68 +131,188 @@ final class SequenceExplorer: Sendable {
     let maxFailures: Int
     /// Clients sending at once at most (`run --concurrency`).
     let maxClients: Int
+    /// Threads running rounds at once.
+    let lanes: Int
+    /// Requests in flight at most: a program takes one slot, or one per client.
+    let slots: Int
     private let state = Locked(State())
 
     /// Programs per round of the property (sizes grow over a round).
     static let programsPerRound = 25
+    /// Rounds of a run at most, over every lane.
+    static let maxRounds: UInt64 = 40
 
-    init(executor: SequenceExecutor, seed: UInt64, allowance: Allowance, maxFailures: Int = 3, maxClients: Int = 3) {
+    /// An explorer whose programs run on `lanes` lanes within `slots` requests in flight (by
+    /// default one lane, one program at a time); `maxClients` must not exceed `slots`.
+    init(
+        executor: SequenceExecutor, seed: UInt64, allowance: Allowance, maxFailures: Int = 3, maxClients: Int = 3, lanes: Int = 1,
+        slots: Int? = nil
+    ) {
         self.maxClients = maxClients
         self.executor = executor
         self.seed = seed
         self.allowance = allowance
         self.maxFailures = maxFailures
+        self.lanes = max(1, lanes)
+        self.slots = max(slots ?? maxClients, maxClients, 1)
     }
 
     /// Explores until the exploring allowance is spent, the budget refuses, or `maxFailures`
     /// distinct failures are found.
     func run() -> Outcome {
-        var round: UInt64 = 0
-        while round < 40 {
+        if lanes == 1 {
+            runLane()
+        } else {
+            let finished = Locked(0)
+            for _ in 0..<lanes {
+                let thread = Thread { [self] in
+                    runLane()
+                    finished.withLock { $0 += 1 }
+                }
+                thread.stackSize = 16 * 1024 * 1024
+                thread.start()
+            }
+            let lanes = self.lanes
+            while !finished.withLock(waitingUntil: Date(timeIntervalSinceNow: 3600), for: { $0 == lanes }, { _, done in done }) {}
+        }
+        return state.withLock { state in
+            for (contract, found) in state.besideOthers.sorted(by: { $0.value.programNumber < $1.value.programNumber })
+            where !state.outcome.found.contains(where: { $0.failure.contract == contract }) {
+                state.outcome.found.append(found)
+            }
+            return state.outcome
+        }
+    }
+
+    /// One lane: takes rounds until the run halts or no round is left, shrinking the failure
+    /// that ends a round.
+    private func runLane() {
+        while let (round, withFill) = state.withLock({ state -> (UInt64, Bool)? in
+            guard !state.halted, state.nextRound < Self.maxRounds else { return nil }
+            defer { state.nextRound += 1 }
+            return (state.nextRound, state.outcome.scalePrograms == 0)
+        }) {
             let stop = StopSignal()
-            let filled = state.withLock { $0.outcome.scalePrograms > 0 }
-            let programs = SequencePlan.drawnPrograms(maxClients: maxClients, withFill: !filled)
-            let property = Property("sequences", programs, verifying: { drawn in try self.explore(drawn.program, stop: stop) })
+            let found = Locked<Pending?>(nil)
+            let programs = SequencePlan.drawnPrograms(maxClients: maxClients, withFill: withFill)
+            let property = Property("sequences", programs, verifying: { drawn in try self.explore(drawn.program, stop: stop, found: found) })
             var configuration = PropertyConfiguration(
                 cases: Self.programsPerRound, seed: seed &+ round &* 0x9E37_79B9_7F4A_7C15, maxSize: 100, shrinks: false,
                 readsEnvironment: false)
             configuration.stopSignal = stop
             let result = property.check(configuration)
-            if let found = state.withLock({ state -> (program: SequenceProgram, failure: ProgramFailure, number: Int)? in
-                defer { state.found = nil }
-                return state.found
-            }), let failing = result.failure {
-                shrink(found.program, failure: found.failure, number: found.number, choices: failing.originalChoices, size: failing.size, of: programs)
+            if let pending = found.withLock({ $0 }) {
+                shrinkAlone(pending, choices: result.failure?.originalChoices, size: result.failure?.size ?? 0, of: programs)
             }
-            let (outcome, spent) = state.withLock { ($0.outcome, $0.outcome.exploringRequests) }
-            if outcome.refused || outcome.unanswered || outcome.found.count >= maxFailures || spent >= allowance.exploring - 8 { break }
+            let halt = state.withLock { state -> Bool in
+                let outcome = state.outcome
+                if outcome.refused || outcome.unanswered || state.claimed.count >= maxFailures
+                    || outcome.exploringRequests + state.reservedExploring >= allowance.exploring - 8
+                {
+                    state.halted = true
+                }
+                return state.halted
+            }
+            if halt { break }
             if case .stopped = result { break }
-            round += 1
         }
-        return state.withLock { $0.outcome }
     }
 
+    /// Shrinks `pending` once no other program runs and no other failure shrinks; no program
+    /// starts meanwhile.
+    private func shrinkAlone(_ pending: Pending, choices: [UInt64]?, size: Int, of programs: Gen<DrawnProgram>) {
+        while !state.withLock(
+            waitingUntil: Date(timeIntervalSinceNow: 3600), for: { $0.running.isEmpty && !$0.shrinking },
+            { state, ready in
+                if ready { state.shrinking = true }
+                return ready
+            })
+        {}
+        if let choices, !pending.alongside || reproducesAlone(pending) {
+            shrink(pending.program, failure: pending.failure, number: pending.number, choices: choices, size: size, of: programs)
+        }
+        state.withLock { state in
+            if choices == nil {
+                state.outcome.found.append(Found(
+                    failure: pending.failure, original: pending.program, shrunk: pending.program, programNumber: pending.number,
+                    shrinkSteps: 0, replays: 0, shrinkNote: "not shrunk: the engine kept no choices for it"))
+            }
+            state.shrinking = false
+            state.shrinksPending -= 1
+        }
+    }
     /// Requests a program may need: its own, and as many again when a concurrent failure is run
     /// once more one operation after another (``SequenceExecutor/run(_:classifying:)``).
     static func cost(_ program: SequenceProgram, classifying: Bool = true) -> Int {
         program.requestCost * (program.isConcurrent && classifying ? 2 : 1)
     }
 
-    /// The property's body: runs `program`, counts what it exercised, and fails (ending the
-    /// round) when it breaks a contract no earlier program broke.
-    private func explore(_ program: SequenceProgram, stop: StopSignal) throws {
-        let left = state.withLock { allowance.exploring - $0.outcome.exploringRequests }
-        guard Self.cost(program) <= left else {
+    /// Whether `pending`, found while other programs ran, breaks its contract again run alone
+    /// (charged to the shrinking allowance). One that does not needed another program's requests
+    /// at once (a race between announcements): it is kept aside unshrunk, its contract free for a
+    /// failure that shows alone, and shown only if none does.
+    private func reproducesAlone(_ pending: Pending) -> Bool {
+        let executor = self.executor
+        let left = state.withLock { allowance.shrinking - $0.outcome.shrinkingRequests }
+        let judged = Self.judge(pending.program, contract: pending.failure.contract, costLeft: left) { candidate, classifying in
+            blockingAwait { await executor.run(candidate, classifying: classifying) }
+        }
+        let alone: Bool
+        if case .passed = judged { alone = false } else { alone = true }
+        state.withLock { state in
+            state.outcome.shrinkingRequests += judged.cost
+            guard !alone else { return }
+            state.claimed.remove(pending.failure.contract)
+            if state.besideOthers[pending.failure.contract] == nil {
+                state.besideOthers[pending.failure.contract] = Found(
+                    failure: pending.failure, original: pending.program, shrunk: pending.program, programNumber: pending.number,
+                    shrinkSteps: 0, replays: 1,
+                    shrinkNote: "not shrunk: run alone it passed, so it broke the contract only beside other sequences running at once")
+            }
+        }
+        return alone
+    }
+
+    /// The property's body: waits for its slots (none while a failure shrinks), runs `program`,
+    /// counts what it exercised, and fails (ending the round, `found` set) when it breaks a
+    /// contract no earlier program broke.
+    private func explore(_ program: SequenceProgram, stop: StopSignal, found: Locked<Pending?>) throws {
+        let cost = Self.cost(program)
+        let need = program.isConcurrent ? max(1, program.lanes.count) : 1
+        let started = state.withLock(
+            waitingUntil: Date(timeIntervalSinceNow: 3600),
+            for: { $0.halted || ($0.shrinksPending == 0 && $0.slotsTaken + need <= slots) },
+            { state, ready -> Int? in
+                let left = allowance.exploring - state.outcome.exploringRequests - state.reservedExploring
+                guard ready, !state.halted, state.claimed.count < maxFailures, cost <= left else { return nil }
+                state.started += 1
+                if !state.running.isEmpty {
+                    state.overlapped.formUnion(state.running)
+                    state.overlapped.insert(state.started)
+                }
+                state.running.insert(state.started)
+                state.slotsTaken += need
+                state.reservedExploring += cost
+                state.outcome.mostProgramsAtOnce = max(state.outcome.mostProgramsAtOnce, state.running.count)
+                state.outcome.mostSlotsAtOnce = max(state.outcome.mostSlotsAtOnce, state.slotsTaken)
+                return state.started
+            })
+        guard let started else {
             stop.stop()
             return
         }
         let executor = self.executor
         let outcome = blockingAwait { await executor.run(program) }
         let failed = state.withLock { state -> SequenceFailed? in
+            state.running.remove(started)
+            let alongside = state.overlapped.remove(started) != nil
+            state.slotsTaken -= need
+            state.reservedExploring -= cost
             state.outcome.exploringRequests += outcome.requests
             switch outcome {
             case .refused:
                 state.outcome.refused = true
+                state.halted = true
                 stop.stop()
             case .passed(let exercised, _):
                 state.count(program)
@@ -160,6 +322,7 @@ final class SequenceExplorer: Sendable {
                 state.count(program)
                 state.outcome.failing[failure.contract, default: 0] += 1
                 state.outcome.unanswered = true
+                state.halted = true
                 state.outcome.found.append(Found(
                     failure: failure, original: program, shrunk: program, programNumber: state.outcome.programs, shrinkSteps: 0, replays: 0,
                     shrinkNote: "not shrunk: the target stopped answering"))
@@ -167,8 +330,11 @@ final class SequenceExplorer: Sendable {
             case .failed(let failure, _):
                 state.count(program)
                 state.outcome.failing[failure.contract, default: 0] += 1
-                guard !state.outcome.found.contains(where: { $0.failure.contract == failure.contract }) else { return nil }
-                state.found = (program, failure, state.outcome.programs)
+                guard !state.claimed.contains(failure.contract), state.claimed.count < maxFailures else { return nil }
+                state.claimed.insert(failure.contract)
+                state.shrinksPending += 1
+                let number = state.outcome.programs
+                found.withLock { $0 = Pending(program: program, failure: failure, number: number, alongside: alongside) }
                 return SequenceFailed(description: failure.message)
             }
             return nil

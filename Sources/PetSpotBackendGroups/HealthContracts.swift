@@ -10,6 +10,8 @@ package struct HealthContracts: BackendContractGroup {
     package let surfaces: Set<MockDefect.Surface> = []
     /// It only reads.
     package let createsAnnouncements = false
+    /// First, alone: its answer tells whether the target can be reached before anything else is sent.
+    package let runsAlone = true
 
     /// The group.
     package init() {}

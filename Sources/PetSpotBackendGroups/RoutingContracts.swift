@@ -15,6 +15,8 @@ package struct RoutingContracts: BackendContractGroup {
     package let name = "routing and shared HTTP behaviour"
     // The charset rule is a create-route behaviour the catalog's charset cases exercise too.
     package let surfaces: Set<MockDefect.Surface> = [.routing]
+    /// Last, alone: it reports what every answer of the run shared.
+    package let runsAlone = true
 
     /// The group.
     package init() {}

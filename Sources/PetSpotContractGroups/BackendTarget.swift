@@ -40,10 +40,10 @@ package final class BackendTarget: Sendable {
     package let microchips: MicrochipSequence
     /// Requests in flight at most.
     package let concurrency: Int
-    /// Whether the sequence group runs programs side by side within ``concurrency`` (hiding a
-    /// network's latency), or one after another, its figures then a function of the seed alone
-    /// (`check`'s in-process mock, which has no latency to hide).
-    package let sequencesSideBySide: Bool
+    /// Whether groups, and the sequence group's programs, run side by side within
+    /// ``concurrency`` (hiding a network's latency), or one after another, the report then a
+    /// function of the seed alone (`check`'s in-process mock, which has no latency to hide).
+    package let sideBySide: Bool
     /// Requests that time out in a row before a group (or the cleanup) stops sending: the breaker
     /// (`--max-timeouts`).
     package let maxConsecutiveTimeouts: Int
@@ -87,9 +87,9 @@ package final class BackendTarget: Sendable {
         name: String, transport: BudgetedTransport, profile: BackendProfile, adminToken: String?, microchips: MicrochipSequence,
         concurrency: Int, submissions: @escaping @Sendable () async -> [Submission],
         serverClock: (@Sendable (Date?) -> Void)? = nil, baseURL: URL? = nil, maxConsecutiveTimeouts: Int = BackendTarget.defaultMaxConsecutiveTimeouts,
-        createsWithoutAdminToken: Bool = false, listDepth: ListDepth = .drawn, sequencesSideBySide: Bool = true
+        createsWithoutAdminToken: Bool = false, listDepth: ListDepth = .drawn, sideBySide: Bool = true
     ) {
-        self.sequencesSideBySide = sequencesSideBySide
+        self.sideBySide = sideBySide
         self.createsWithoutAdminToken = createsWithoutAdminToken
         self.maxConsecutiveTimeouts = max(1, maxConsecutiveTimeouts)
         self.listDepth = listDepth
@@ -100,6 +100,7 @@ package final class BackendTarget: Sendable {
         self.adminToken = adminToken
         self.microchips = microchips
         self.concurrency = max(1, concurrency)
+        transport.capRequestsInFlight(self.concurrency)
         self.redactor = Redactor(secrets: adminToken.map { [$0] } ?? [])
         self.submissions = submissions
         self.serverClock = serverClock

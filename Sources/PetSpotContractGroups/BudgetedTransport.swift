@@ -24,6 +24,9 @@ import PetSpotRuntime
 /// Every request and answer passes through ``secrets``: the credentials sent and the passwords
 /// handed out are learnt there, and the report is redacted with them
 /// (``ContractReport/sanitized(by:)``).
+///
+/// At most ``capRequestsInFlight(_:)`` requests are in flight at once, whichever groups send
+/// them (groups that run side by side share `--concurrency`); unlimited until capped.
 package final class BudgetedTransport: AnnouncementTransport, RequestGranting, Sendable {
     /// Requests sent and held, why sending stops (if it does), whether the budget refused one.
     private struct State: Sendable {
@@ -45,6 +48,8 @@ package final class BudgetedTransport: AnnouncementTransport, RequestGranting, S
     package let limit: Int
     /// Where the credentials sent and the passwords received are learnt.
     package let secrets: SecretStore
+    /// Requests in flight at once, at most.
+    private let inFlight = AsyncPermits(limit: .max)
 
     /// Wraps `base` with a budget of `limit` requests.
     package convenience init(_ base: any AnnouncementTransport, limit: Int) {
@@ -56,6 +61,11 @@ package final class BudgetedTransport: AnnouncementTransport, RequestGranting, S
         self.base = base
         self.limit = limit
         self.secrets = secrets
+    }
+
+    /// Lets at most `count` requests be in flight at once from now on (the run's `--concurrency`).
+    package func capRequestsInFlight(_ count: Int) {
+        inFlight.setLimit(count)
     }
 
     /// Requests sent through the budget so far (cleanup deletes excepted).
@@ -168,6 +178,8 @@ package final class BudgetedTransport: AnnouncementTransport, RequestGranting, S
     /// Sends `request` through the wrapped transport, learning the secrets of both sides.
     private func learning(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         secrets.learn(from: request)
+        await inFlight.acquire()
+        defer { inFlight.release() }
         let response = try await base.send(request)
         secrets.learn(from: response)
         return response

@@ -19,9 +19,11 @@ import PetSpotRuntime
 /// ```
 ///
 /// A group declares its contracts first (so the report lists them even when none of their
-/// cases runs), then records every case it checks in the session's recorder. Groups run one after
-/// another, in registry order; a group may run its own cases concurrently, up to the session's
-/// concurrency.
+/// cases runs), then records every case it checks in the session's recorder. Groups start in
+/// registry order; against a backend that runs them side by side (``BackendTarget/sideBySide``)
+/// the groups between two that run alone (``runsAlone``) run at once, sharing the session's
+/// concurrency, otherwise one after another. A group may run its own cases concurrently, up to
+/// the session's concurrency.
 package protocol ContractGroup: Sendable {
     /// The group's name in reports.
     var name: String { get }
@@ -31,4 +33,12 @@ package protocol ContractGroup: Sendable {
     /// Checks the group's contracts in `session`.
     /// - Throws: ``RunnerError`` only when the whole run must stop (the target cannot be reached).
     func check(_ session: ContractSession) async throws(RunnerError)
+    /// Whether the group runs with no other group under way: every group before it has ended
+    /// and none after it has started.
+    var runsAlone: Bool { get }
+}
+
+extension ContractGroup {
+    /// By default a group may run beside others.
+    package var runsAlone: Bool { false }
 }

@@ -30,7 +30,7 @@ package struct InProcessMock {
                     SubmittedReports.submitted(generator.samples(count: cases, seed: seed).map(Self.realPhoto), oracle: oracle)
                 }
             },
-            serverClock: { instant in clock.withLock { $0 = instant } }, sequencesSideBySide: false)
+            serverClock: { instant in clock.withLock { $0 = instant } }, sideBySide: false)
     }
 
     /// `flowCase` with a declared PNG or JPEG no smaller than the smallest real image: the app

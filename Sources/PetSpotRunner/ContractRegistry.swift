@@ -42,10 +42,16 @@ package enum ContractRegistry {
         package var heldBack: [String] = []
     }
 
-    /// Checks every group that applies to `session`, in order (but those named in `skipping`:
-    /// tests leave out groups a planted defect does not concern), then deletes what the backend
-    /// groups created (or lists it as leftovers). The session's progress line shows each group as
-    /// it begins (`group 5/14: details`), whether or not the group counts cases.
+    /// Checks every group of `registry` that applies to `session` (but those named in `skipping`:
+    /// tests leave out groups a planted defect does not concern), then deletes what the backend groups
+    /// created (or lists it as leftovers). Groups start in registry order; against a backend that
+    /// runs groups side by side (``BackendTarget/sideBySide``, `run` and `can-i-deploy`) the
+    /// groups between two that run alone (``ContractGroup/runsAlone``) run at once, sharing the
+    /// target's cap on requests in flight, so a run against a distant backend waits on its
+    /// latency once for all of them; the report keeps registry order (each group's contracts are
+    /// declared before any group of the batch starts). The session's progress line shows each
+    /// group as it begins (`group 5/14: details`; a batch by its first group), whether or not the
+    /// group counts cases.
     ///
     /// Once `interruption` has a signal no further group starts, and the report notes it with the
     /// groups not run (`run` passes none: its transport stops granting requests instead, and each
@@ -56,21 +62,34 @@ package enum ContractRegistry {
     @discardableResult
     package static func checkAll(
         _ session: ContractSession, skipping: Set<String> = [], stoppingOn interruption: RunInterruption? = nil,
-        holdingBack holdsBack: (any ContractGroup) -> Bool = { _ in false }
+        holdingBack holdsBack: (any ContractGroup) -> Bool = { _ in false }, from registry: [any ContractGroup] = groups
     ) async throws(RunnerError) -> GroupsNotRun {
+        let applying = registry.filter { $0.applies(to: session) && !skipping.contains($0.name) }
+        let sideBySide = session.backend?.sideBySide ?? false
         var notRun = GroupsNotRun()
-        let applying = groups.filter { $0.applies(to: session) && !skipping.contains($0.name) }
-        for (index, group) in applying.enumerated() {
-            session.progress?.beginGroup(group.name, number: index + 1, of: applying.count)
-            if interruption?.signal != nil {
-                notRun.interrupted.append(group.name)
-                continue
+        var next = 0
+        while next < applying.count {
+            var batch = [next]
+            if sideBySide && !applying[next].runsAlone {
+                while let following = batch.last.map({ $0 + 1 }), following < applying.count, !applying[following].runsAlone {
+                    batch.append(following)
+                }
             }
-            if holdsBack(group) {
-                notRun.heldBack.append(group.name)
-                continue
+            next = batch[batch.count - 1] + 1
+            let shown = batch.count == 1 ? applying[batch[0]].name : "\(applying[batch[0]].name) and \(batch.count - 1) more groups side by side"
+            session.progress?.beginGroup(shown, number: batch[0] + 1, of: applying.count)
+            var starting: [any ContractGroup] = []
+            for index in batch {
+                let group = applying[index]
+                if interruption?.signal != nil {
+                    notRun.interrupted.append(group.name)
+                } else if holdsBack(group) {
+                    notRun.heldBack.append(group.name)
+                } else {
+                    starting.append(group)
+                }
             }
-            try await group.check(session)
+            try await checkSideBySide(starting, session)
         }
         if let signal = interruption?.signal {
             session.recorder.note(
@@ -79,5 +98,33 @@ package enum ContractRegistry {
         }
         await session.backend?.cleanUp(recorder: session.recorder)
         return notRun
+    }
+
+    /// Checks `batch` at once (one group: just that one), its contracts declared first in
+    /// registry order; the first error a group throws is thrown once all have ended.
+    private static func checkSideBySide(_ batch: [any ContractGroup], _ session: ContractSession) async throws(RunnerError) {
+        guard batch.count > 1 else {
+            if let group = batch.first { try await group.check(session) }
+            return
+        }
+        for case let group as any BackendContractGroup in batch {
+            for contract in group.contracts(in: session) { session.recorder.declare(group: group.name, contract: contract) }
+        }
+        let errors = await withTaskGroup(of: RunnerError?.self) { tasks in
+            for group in batch {
+                tasks.addTask {
+                    do throws(RunnerError) {
+                        try await group.check(session)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            var errors: [RunnerError] = []
+            for await error in tasks { if let error { errors.append(error) } }
+            return errors
+        }
+        if let error = errors.first { throw error }
     }
 }

@@ -35,6 +35,9 @@ import PetSpotRuntime
 /// this one; a default `run` (2,000) has room for both.
 package struct SequenceContracts: BackendContractGroup {
     package let name = "sequences and concurrency"
+    /// Alone: its allowance is what the groups before it left of the budget, and the races it
+    /// finds must be between its own clients.
+    package let runsAlone = true
     package let surfaces: Set<MockDefect.Surface> = [.sequences, .concurrency]
 
     /// The group.
@@ -82,7 +85,7 @@ package struct SequenceContracts: BackendContractGroup {
         // may be in flight, each program taking one of them, or one per client.
         let explorer = SequenceExplorer(
             executor: SequenceExecutor(backend: backend), seed: backend.session.seed ^ 0x5345_5155_454E_4345, allowance: allowance,
-            maxClients: clients, lanes: backend.target.sequencesSideBySide ? min(backend.concurrency, Self.maxLanes) : 1,
+            maxClients: clients, lanes: backend.target.sideBySide ? min(backend.concurrency, Self.maxLanes) : 1,
             slots: backend.concurrency)
         let started = ContinuousClock.now
         let outcome = await runOnDedicatedThread { explorer.run() }

@@ -167,9 +167,10 @@ struct BackendRunTests {
         #expect(coverage.contains("no admin token: the groups that create announcements were skipped"), "\(coverage)")
     }
 
-    /// Every group drives the progress line (the registry's loop begins each), not only those
-    /// that count cases. The clock moves 6 s on each reading, so each begin is due a line.
-    @Test("the progress line names every group as it begins, N/M, on a pipe")
+    /// Every group drives the progress line (the registry's loop begins each, or each batch of
+    /// groups side by side by its first), not only those that count cases. The clock moves 6 s on
+    /// each reading, so each begin is due a line.
+    @Test("the progress line names every group (or its batch) as it begins, N/M, on a pipe")
     func progressNamesEveryGroup() async throws {
         let backend = MockBackend(profile: .strict, clock: serverClockAhead)
         let clock = Locked(Duration.zero)
@@ -178,9 +179,18 @@ struct BackendRunTests {
             output: CapturedOutput(), progress: true, progressClock: { clock.withLock { $0 += .seconds(6); return $0 } })
         let groups = (result.report["groups"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }.filter { $0 != RunCommand.coverageGroup }
         #expect(groups.count >= 10)
-        for (index, name) in groups.enumerated() {
-            #expect(result.err.contains("run: group \(index + 1)/\(groups.count): \(name)"), "group \(name) not shown: \(result.err)")
+        // A batch line covers its first group and the `K` after it.
+        var covered = Set<Int>()
+        for (index, name) in groups.enumerated() where result.err.contains("run: group \(index + 1)/\(groups.count): \(name)") {
+            covered.insert(index)
+            let batch = #/ and (\d+) more groups side by side/#
+            if let line = result.err.split(separator: "\n").first(where: { $0.contains("group \(index + 1)/\(groups.count): \(name) and") }),
+               let more = line.firstMatch(of: batch).flatMap({ Int($0.1) }) {
+                covered.formUnion(index...(index + more))
+            }
         }
+        #expect(covered == Set(groups.indices), "groups not shown: \(groups.indices.filter { !covered.contains($0) }.map { groups[$0] }): \(result.err)")
+        #expect(result.err.contains("more groups side by side"), "the groups between health and the sequences run side by side: \(result.err)")
     }
 
     @Test("a refused admin token is a setup error: exit 2 after two requests, nothing created, the token not shown")

@@ -12,7 +12,7 @@ import Testing
 
 /// A transport that holds every request a moment (as a network would) and counts the requests
 /// in flight: the most at once, and the most at once of the sequence group's clients.
-private final class InFlightCounter: AnnouncementTransport {
+final class InFlightCounter: AnnouncementTransport {
     let base: any AnnouncementTransport
     private let counts = Locked((inFlight: 0, most: 0, sent: 0))
 

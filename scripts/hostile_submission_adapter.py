@@ -11,8 +11,12 @@ connection that never sends a byte and is never closed (a pre-connect left behin
 
 Usage: hostile_submission_adapter.py [--connections N] [--bytes N] [--upload] [--idle]
 
-    /usr/bin/time -v petspot-contracts check --sut "python3 scripts/hostile_submission_adapter.py" \
-        --cases 200 --no-progress     # "Maximum resident set size"
+    /usr/bin/time -v petspot-contracts check --sut "python3 scripts/hostile_submission_adapter.py --upload" \
+        --cases 50 --submission-scenarios 4 --no-progress     # "Maximum resident set size"
+
+(without GNU time, read VmHWM from /proc/PID/status before the run ends, or wait4's ru_maxrss).
+Tests/PetSpotRunnerTests/FaultProxyMemoryTests.swift runs it beside a normal run and compares
+their peaks.
 """
 import json, os, socket, sys, threading, urllib.parse
 

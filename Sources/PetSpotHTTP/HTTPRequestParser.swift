@@ -122,6 +122,23 @@ package struct HTTPRequestParser: Sendable {
     /// Clears the 100-continue request after the server answered it.
     package mutating func acknowledgeContinue() { continueRequested = false }
 
+    /// Hands the buffered request over to a caller that reads its body itself, straight from the
+    /// connection into one buffer: the request without its body, its announced `Content-Length`,
+    /// and the body bytes already received (at most that length). `nil` unless a header section
+    /// is parsed and its `Content-Length` body is still due (a chunked body is decoded here). The
+    /// parser is spent afterwards.
+    package mutating func handOverForBodyRead() -> (request: HTTPRequest, length: Int, received: [UInt8])? {
+        guard let current = head, !current.chunked, let length = current.contentLength else { return nil }
+        let received = Array(buffer[current.bodyStart..<min(buffer.count, current.bodyStart + length)])
+        isSpent = true
+        buffer = []
+        scanOffset = 0
+        head = nil
+        continueRequested = false
+        return (HTTPRequest(method: current.method, target: current.target, headers: current.headers,
+                            minorVersion: current.minorVersion), length, received)
+    }
+
     /// The next complete request, `.incomplete`, or a failure (after which the parser is spent).
     package mutating func nextRequest() -> Outcome {
         if isSpent { return .incomplete }

@@ -27,14 +27,18 @@ import PetSpotModel
 /// are open at once (when a new one waits, the oldest connection that has sent nothing is closed
 /// to make room; otherwise it waits in the listen queue), and the bodies announced over
 /// ``smallBodyBytes`` are read only while the bytes of all of them fit ``bodyBudget`` (one of
-/// ``maxRequestBytes`` at a time, the app's sending stalls meanwhile). A body over the backend's
-/// own limit is answered 413 unread, as the backend answers it: a create over ``maxCreateBytes``,
-/// any other over ``maxRequestBytes`` (a photo is under 20 MiB). The log keeps ``loggedBodyBytes`` of each body.
+/// ``maxRequestBytes`` at a time, the app's sending stalls meanwhile). Such a body, announced by
+/// its `Content-Length`, is read once, into memory mapped for it alone (returned to the kernel
+/// when the request is dropped), and forwarded by one thread (``SerialForwarder``), so that the
+/// backend's copies of large bodies come from one malloc arena, not one per request thread. A
+/// body over the backend's own limit is answered 413 unread, as the backend answers it: a create
+/// over ``maxCreateBytes``, any other over ``maxRequestBytes`` (a photo is under 20 MiB). The log
+/// keeps ``loggedBodyBytes`` of each body.
 ///
 /// One thread accepts and watches the connections that have sent nothing yet; each request has a
 /// thread of its own. Requests are forwarded by a function the request's thread calls and waits
-/// for: straight into the in-process mock on that thread, or over HTTP to a staging backend.
-/// Binds 127.0.0.1 only.
+/// for (those with a body over ``smallBodyBytes``: the forwarder's thread calls it): straight into
+/// the in-process mock on that thread, or over HTTP to a staging backend. Binds 127.0.0.1 only.
 package final class FaultProxy: Sendable {
     /// The most connections open at once (requests and connections that have sent nothing).
     package static let maxOpenConnections = 32
@@ -81,6 +85,8 @@ package final class FaultProxy: Sendable {
 
     /// Sends a request to the backend and waits for its answer (on the request's thread).
     private let forward: @Sendable (TransportRequest) -> Result<TransportResponse, TransportError>
+    /// Sends the requests whose bodies the budget holds, one at a time on one thread.
+    private let largeBodies: SerialForwarder
     private let scenario = Locked(Scenario())
     private let loadState = Locked(Load())
     private let listener = Locked<Int32?>(nil)
@@ -89,6 +95,7 @@ package final class FaultProxy: Sendable {
     /// A proxy that sends each request it forwards with `forward`, which blocks until the answer.
     package init(forward: @escaping @Sendable (TransportRequest) -> Result<TransportResponse, TransportError>) {
         self.forward = forward
+        largeBodies = SerialForwarder(forward: forward)
     }
 
     /// A proxy in front of the in-process mock `backend`, answered on the request's thread.
@@ -122,6 +129,7 @@ package final class FaultProxy: Sendable {
             _ = shutdown(fd, Int32(SHUT_RDWR))
         }
         running.withLock { $0 = false }
+        largeBodies.stop()
     }
 
     /// What the proxy holds now, and the most it held at once.
@@ -298,7 +306,7 @@ package final class FaultProxy: Sendable {
         default:
             break
         }
-        let backendAnswer = forward(arrived)
+        let backendAnswer = reserved > 0 ? largeBodies.send(arrived) : forward(arrived)
         // The body is not needed past the backend: it no longer counts against the budget.
         arrived.body = Data()
         releaseBody(reserved)
@@ -426,6 +434,10 @@ package final class FaultProxy: Sendable {
                     try? Socket.writeAll(client, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), timeoutMilliseconds: 1000)
                     parser.acknowledgeContinue()
                 }
+                // A body the budget holds, announced by its length: read it into one buffer of that length.
+                if reserved > 0, let handed = parser.handOverForBodyRead() {
+                    return readBody(handed, from: client, until: deadline, reserved: reserved)
+                }
             }
             let remaining = Int(deadline - Socket.monotonicMilliseconds())
             guard remaining > 0, Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: remaining) else { return none() }
@@ -434,6 +446,42 @@ package final class FaultProxy: Sendable {
             guard count > 0 else { return none() }
             parser.append(chunk[0..<count])
         }
+    }
+
+    /// Reads the rest of `handed`'s body from `client` (until `deadline`) straight into memory
+    /// mapped for it alone, of its announced length: the body is held once, and its pages go back
+    /// to the kernel when the last copy of the request is dropped (a block from malloc would stay
+    /// in the arena of the request's thread).
+    private func readBody(
+        _ handed: (request: HTTPRequest, length: Int, received: [UInt8]), from client: Int32, until deadline: Int64, reserved: Int
+    ) -> Arrival {
+        let length = handed.length
+        guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED else {
+            releaseBody(reserved)
+            return .none
+        }
+        func giveUp() -> Arrival {
+            munmap(mapped, length)
+            releaseBody(reserved)
+            return .none
+        }
+        UnsafeMutableRawBufferPointer(start: mapped, count: length).copyBytes(from: handed.received)
+        var filled = handed.received.count
+        while filled < length {
+            let remaining = Int(deadline - Socket.monotonicMilliseconds())
+            guard remaining > 0, Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: remaining) else { return giveUp() }
+            let count = recv(client, mapped + filled, length - filled, 0)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return giveUp() }
+            filled += count
+        }
+        let body = Data(bytesNoCopy: mapped, count: length, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        let request = handed.request
+        return .request(
+            TransportRequest(
+                method: request.method, path: request.target, headers: request.headers.fields.map { (name: $0.name, value: $0.value) },
+                body: body),
+            reserved: reserved)
     }
 
     /// Takes `bytes` of the body budget, waiting (until `deadline`, in monotonic milliseconds)

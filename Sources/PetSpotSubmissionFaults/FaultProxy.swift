@@ -8,6 +8,7 @@ import Darwin
 import Foundation
 import PetSpotConcurrency
 import PetSpotHTTP
+import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 
@@ -46,7 +47,7 @@ package final class FaultProxy: Sendable {
     package static let maxRequestBytes = 21 * 1024 * 1024
     /// The longest create body read: the backend's limit (backend-contract.md: at most 100 KB,
     /// larger is answered 413).
-    package static let maxCreateBytes = 100 * 1024
+    package static let maxCreateBytes = MockBackend.maxCreateBodyBytes
     /// Bodies announced up to this size are read without asking the budget.
     package static let smallBodyBytes = 64 * 1024
     /// The bytes of announced bodies over ``smallBodyBytes`` read at once: one of the largest.

@@ -34,6 +34,9 @@ import PetSpotRuntime
 /// breaks the same one (``judge(_:contract:costLeft:run:)``); a program that failed at a step of
 /// its prefix read nothing past it, so the steps after it go at once. Every candidate the engine
 /// cannot decide is sent to the backend and charged to the shrinking allowance, its budget.
+/// A failure found beside other programs is first run again alone; one that passes alone is
+/// kept aside, and the programs after it run one at a time, so the next failure of the kind
+/// shows, and shrinks, on its own.
 /// One failure shrinks at a time, alone: no lane starts a program until it is shrunk, so a
 /// candidate's answers owe nothing to another program's requests (a cache a create elsewhere
 /// cleared, an id another create took, two programs' requests in one race window).
@@ -106,6 +109,9 @@ final class SequenceExplorer: Sendable {
         var shrinking = false
         /// No lane starts another program or round.
         var halted = false
+        /// Programs run one at a time from now on: a failure broke its contract only beside
+        /// others, so the next one must show alone to be shrunk.
+        var oneAtATime = false
 
         /// Counts an explored program.
         mutating func count(_ program: SequenceProgram) {
@@ -249,8 +255,9 @@ final class SequenceExplorer: Sendable {
 
     /// Whether `pending`, found while other programs ran, breaks its contract again run alone
     /// (charged to the shrinking allowance). One that does not needed another program's requests
-    /// at once (a race between announcements): it is kept aside unshrunk, its contract free for a
-    /// failure that shows alone, and shown only if none does.
+    /// (a race between announcements, a cache another program's list filled): it is kept aside
+    /// unshrunk, its contract free for a failure that shows alone, and shown only if none does;
+    /// from then on programs run one at a time, so that the next failure shows alone.
     private func reproducesAlone(_ pending: Pending) -> Bool {
         let executor = self.executor
         let left = state.withLock { allowance.shrinking - $0.outcome.shrinkingRequests }
@@ -263,6 +270,7 @@ final class SequenceExplorer: Sendable {
             state.outcome.shrinkingRequests += judged.cost
             guard !alone else { return }
             state.claimed.remove(pending.failure.contract)
+            state.oneAtATime = true
             if state.besideOthers[pending.failure.contract] == nil {
                 state.besideOthers[pending.failure.contract] = Found(
                     failure: pending.failure, original: pending.program, shrunk: pending.program, programNumber: pending.number,
@@ -281,7 +289,7 @@ final class SequenceExplorer: Sendable {
         let need = program.isConcurrent ? max(1, program.lanes.count) : 1
         let started = state.withLock(
             waitingUntil: Date(timeIntervalSinceNow: 3600),
-            for: { $0.halted || ($0.shrinksPending == 0 && $0.slotsTaken + need <= slots) },
+            for: { $0.halted || ($0.shrinksPending == 0 && $0.slotsTaken + need <= slots && (!$0.oneAtATime || $0.running.isEmpty)) },
             { state, ready -> Int? in
                 let left = allowance.exploring - state.outcome.exploringRequests - state.reservedExploring
                 guard ready, !state.halted, state.claimed.count < maxFailures, cost <= left else { return nil }

@@ -310,12 +310,10 @@ public final class MockBackend: Sendable {
         } else {
             stored = store.insert(microchipKey: microchipKey, make: make)
         }
-        guard stored != nil else {
+        guard let stored else {
             throw profile == .production ? .internalFailure("UNIQUE constraint failed: announcements.microchipNumber") : .microchipTaken
         }
-        var answer = representation
-        answer["managementPassword"] = .string(password)
-        return MockResponses.json(status: 201, .object(answer))
+        return MockResponses.created(stored.serializedRepresentation, managementPassword: password)
     }
 
     /// The stored form of a valid create body: text fields sanitised, strings as sent, numbers as

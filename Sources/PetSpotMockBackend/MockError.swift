@@ -48,5 +48,13 @@ enum MockResponses {
         return HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], bodyParts: parts)
     }
 
+    /// 201 with a stored announcement's serialised representation and `managementPassword` last,
+    /// the bytes ``json(status:_:)`` writes for that object, without serialising it again.
+    static func created(_ representation: [UInt8], managementPassword password: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 201, headers: ["Content-Type": "application/json; charset=utf-8"],
+            bodyParts: [Array(representation.dropLast()), Array(#","managementPassword":"\#(password)"}"#.utf8)])
+    }
+
     private static let comma = Array(",".utf8)
 }

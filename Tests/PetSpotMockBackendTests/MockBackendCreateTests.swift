@@ -18,6 +18,7 @@ struct MockBackendCreateTests {
         #expect(answer.keys == ["id", "petName", "species", "breed", "sex", "age", "description", "microchipNumber",
                                 "locationLatitude", "locationLongitude", "lastSeenDate", "email", "phone", "photoUrl",
                                 "status", "reward", "createdAt", "updatedAt", "managementPassword"])
+        #expect(response.bodyText == String(decoding: JSONValue.object(answer).serializedBytes(), as: UTF8.self), "the answer is the object's JSON, as written")
         let id = try #require(answer["id"]?.stringValue)
         #expect(UUID(uuidString: id) != nil && id == id.lowercased())
         #expect(Array(id.utf8)[14] == UInt8(ascii: "4"), "UUID version 4")

@@ -45,7 +45,8 @@ package enum ContractRegistry {
     /// Checks every group of `registry` that applies to `session` (but those named in `skipping`:
     /// tests leave out groups a planted defect does not concern), then deletes what the backend groups
     /// created (or lists it as leftovers). Groups start in registry order; against a backend that
-    /// runs groups side by side (``BackendTarget/sideBySide``, `run` and `can-i-deploy`) the
+    /// runs groups side by side (``BackendTarget/sideBySide``, `run` and `can-i-deploy`, with
+    /// `--concurrency` above 1) the
     /// groups between two that run alone (``ContractGroup/runsAlone``) run at once, sharing the
     /// target's cap on requests in flight, so a run against a distant backend waits on its
     /// latency once for all of them; the report keeps registry order (each group's contracts are
@@ -65,7 +66,8 @@ package enum ContractRegistry {
         holdingBack holdsBack: (any ContractGroup) -> Bool = { _ in false }, from registry: [any ContractGroup] = groups
     ) async throws(RunnerError) -> GroupsNotRun {
         let applying = registry.filter { $0.applies(to: session) && !skipping.contains($0.name) }
-        let sideBySide = session.backend?.sideBySide ?? false
+        // One request in flight at a time gains nothing from groups at once.
+        let sideBySide = (session.backend?.sideBySide ?? false) && (session.backend?.concurrency ?? 1) > 1
         var notRun = GroupsNotRun()
         var next = 0
         while next < applying.count {

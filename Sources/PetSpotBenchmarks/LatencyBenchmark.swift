@@ -21,6 +21,7 @@ enum LatencyBenchmark {
             .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { (1...64).contains($0) }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let mock = try ChildProcess(executable, ["mock", "--port", "0", "--faults", "delay=20ms:1"], output: .pipe)
+        defer { _ = mock.terminate() }
         guard let line = mock.readLine(timeout: 60), let url = line.split(separator: " ").last.map(String.init), url.hasPrefix("http://127.0.0.1:")
         else {
             throw RunnerError.configuration("bench latency: the mock did not say where it listens", command: "bench")
@@ -43,7 +44,6 @@ enum LatencyBenchmark {
                     + "(requests x 20 ms / \(concurrency)), ratio \(Benchmarks.format(ratio, decimals: 2)), "
                     + (ratio <= allowedRatio ? "within" : "NOT within") + " \(Benchmarks.format(allowedRatio, decimals: 1))x"))
         }
-        _ = mock.terminate()
     }
 
     /// The budgeted requests a `run` report's note counts (`N budgeted requests sent`).

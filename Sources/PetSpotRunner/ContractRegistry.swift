@@ -71,13 +71,12 @@ package enum ContractRegistry {
         var notRun = GroupsNotRun()
         var next = 0
         while next < applying.count {
-            var batch = [next]
+            var end = next + 1
             if sideBySide && !applying[next].runsAlone {
-                while let following = batch.last.map({ $0 + 1 }), following < applying.count, !applying[following].runsAlone {
-                    batch.append(following)
-                }
+                while end < applying.count && !applying[end].runsAlone { end += 1 }
             }
-            next = batch[batch.count - 1] + 1
+            let batch = Array(next..<end)
+            next = end
             let shown = batch.count == 1 ? applying[batch[0]].name : "\(applying[batch[0]].name) and \(batch.count - 1) more groups side by side"
             session.progress?.beginGroup(shown, number: batch[0] + 1, of: applying.count)
             var starting: [any ContractGroup] = []

@@ -237,6 +237,8 @@ let package = Package(
             path: "Tests/PetSpotPropertyEngineTestSupport"
         ),
         .target(name: "PetSpotHTTPTestSupport", dependencies: ["PetSpotPropertyEngine"], path: "Tests/PetSpotHTTPTestSupport"),
+        // `.onOwnThreads`: suites whose tests wait run off Swift's cooperative pool.
+        .target(name: "PetSpotTestSupport", dependencies: ["PetSpotConcurrency"], path: "Tests/PetSpotTestSupport"),
         // A filter around an adapter: respells the numbers of its answers in every valid JSON form
         // (`1E+1`, trailing zeros, `-0`), or plants a trimming helper that keeps U+FEFF.
         .executableTarget(
@@ -258,7 +260,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PetSpotPropertyEngineTests",
-            dependencies: ["PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport", "PetSpotConcurrency"]
+            dependencies: [
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotPropertyEngineTestSupport", "PetSpotConcurrency", "PetSpotTestSupport",
+            ]
         ),
         // The Shrinking Challenge, a handful of seeds per challenge (the benchmark runs a hundred).
         .testTarget(name: "PetSpotPropertyEngineChallengeTests", dependencies: ["PetSpotBenchmarks", "PetSpotPropertyEngine"]),
@@ -272,22 +276,25 @@ let package = Package(
             name: "PetSpotHTTPTests",
             dependencies: [
                 "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency",
-                "PetSpotProcess", "petspot-contracts",
+                "PetSpotProcess", "PetSpotTestSupport", "petspot-contracts",
             ]
         ),
         .testTarget(name: "PetSpotJSONTests", dependencies: ["PetSpotJSON"]),
-        .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency"]),
+        .testTarget(name: "PetSpotConcurrencyTests", dependencies: ["PetSpotConcurrency", "PetSpotTestSupport"]),
         // Child processes: spawning, pipes, group termination, and children that die with their parent
         // (the built `petspot-contracts` starts a `mock` for the parent watch).
         .testTarget(
             name: "PetSpotProcessTests",
-            dependencies: ["PetSpotProcess", "PetSpotConcurrency", "PetSpotHTTPTestSupport", "petspot-contracts", "petspot-example-adapter"]
+            dependencies: [
+                "PetSpotProcess", "PetSpotConcurrency", "PetSpotHTTPTestSupport", "PetSpotTestSupport", "petspot-contracts",
+                "petspot-example-adapter",
+            ]
         ),
         .testTarget(
             name: "PetSpotMockBackendTests",
             dependencies: [
                 "PetSpotMockBackend", "PetSpotContractChanges", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotJSON", "PetSpotContractKit",
-                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess",
+                "PetSpotPropertyEngine", "PetSpotPropertyTesting", "PetSpotConcurrency", "PetSpotProcess", "PetSpotTestSupport",
             ]
         ),
         .testTarget(name: "PetSpotModelTests", dependencies: ["PetSpotModel", "PetSpotJSON", "PetSpotConcurrency"]),
@@ -299,7 +306,7 @@ let package = Package(
                 "PetSpotSequences", "PetSpotBackendGroups", "PetSpotContractGroups", "PetSpotAdapterDriving", "PetSpotFlowChecks",
                 "PetSpotHTTPClient", "PetSpotRuntime", "PetSpotReport", "PetSpotJSON", "PetSpotModel", "PetSpotPropertyEngine",
                 "PetSpotPropertyTesting", "PetSpotFlowGenerators", "PetSpotSchema", "PetSpotContractKit", "PetSpotMockBackend",
-                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotConcurrency",
+                "PetSpotMockTransport", "PetSpotHTTP", "PetSpotHTTPTestSupport", "PetSpotTestSupport", "PetSpotConcurrency",
                 "petspot-example-adapter", "petspot-contracts", "petspot-adapter-filter",
                 "PetSpotProcess",
             ],

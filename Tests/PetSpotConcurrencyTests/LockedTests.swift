@@ -1,8 +1,9 @@
 import Foundation
 import PetSpotConcurrency
+import PetSpotTestSupport
 import Testing
 
-@Suite("Locked")
+@Suite("Locked", .onOwnThreads)
 struct LockedTests {
     @Test func concurrentIncrementsAreNeverLost() async {
         let counter = Locked(0)

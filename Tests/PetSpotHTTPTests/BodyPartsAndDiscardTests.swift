@@ -3,12 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
 /// Answers made of parts are written whole and in order; a body over its limit read up to the
 /// limit is dropped as it arrives, never held.
-@Suite("HTTPServer: body parts, and bodies read to their limit", .serialized)
+@Suite("HTTPServer: body parts, and bodies read to their limit", .serialized, .onOwnThreads)
 struct BodyPartsAndDiscardTests {
     @Test("an answer of many small and some large parts arrives byte for byte, through a small unsent limit")
     func partsArriveInOrder() throws {

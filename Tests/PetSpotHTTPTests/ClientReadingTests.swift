@@ -5,13 +5,14 @@ import Darwin
 #endif
 import Foundation
 @testable import PetSpotHTTP
+import PetSpotTestSupport
 import Testing
 
 /// How the client side (``HTTPClientConnection``, which `run`'s wire client and the tests'
 /// ``RawHTTPConnection`` share) reads answers a server may send: past interim answers to the
 /// final one (RFC 9110, section 15.2), stopping at `101 Switching Protocols`, after which the
 /// connection no longer speaks HTTP; chunk sizes as RFC 9112 spells them, and nothing else.
-@Suite("the client reading answers")
+@Suite("the client reading answers", .onOwnThreads)
 struct ClientReadingTests {
     /// A one-connection server on 127.0.0.1 that answers `bytes`, as they are, once the request's
     /// head has arrived, then closes; its port.

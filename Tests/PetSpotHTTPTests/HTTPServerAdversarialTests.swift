@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import PetSpotConcurrency
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
@@ -29,7 +30,7 @@ private func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
     return true
 }
 
-@Suite("HTTPServer under hostile clients", .serialized)
+@Suite("HTTPServer under hostile clients", .serialized, .onOwnThreads)
 struct HTTPServerAdversarialTests {
     @Test("76 normal requests are served while 260 slow clients trickle bytes and reconnect whenever dropped")
     func slowClientSwarm() throws {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import PetSpotConcurrency
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
@@ -44,7 +45,7 @@ private func pipelined(_ count: Int, _ target: String) -> [UInt8] {
 /// The HTTP server at its limits, in miniature: bodies over a route's limit, clients that do not
 /// read their answers, the descriptor budget. Loopback only; every wait has a generous hang guard,
 /// and the checks count events.
-@Suite("HTTPServer at its limits", .serialized)
+@Suite("HTTPServer at its limits", .serialized, .onOwnThreads)
 struct HTTPServerLimitsTests {
     @Test("the connection budget follows the descriptor limit: fewer slots under a low limit, never more than configured")
     func connectionBudget() {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import PetSpotConcurrency
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
@@ -34,7 +35,7 @@ private struct SignalSnapshot: Equatable, Sendable {
 
 /// The signal behaviour of ``HTTPServer/runUntilTerminated(ready:)`` in this process, without
 /// sending any signal (the process tests in `MockProcessTests` send real ones to a child).
-@Suite("HTTPServer signal handling")
+@Suite("HTTPServer signal handling", .onOwnThreads)
 struct HTTPServerSignalTests {
     private struct Observations: Sendable {
         var port: Int?

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotHTTPTestSupport
 import PetSpotPropertyEngine
 import PetSpotPropertyTesting
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
@@ -15,7 +16,7 @@ private func makeEchoServer(_ configuration: HTTPServer.Configuration = HTTPServ
     return (server, try server.start())
 }
 
-@Suite("HTTPServer over loopback", .serialized)
+@Suite("HTTPServer over loopback", .serialized, .onOwnThreads)
 struct HTTPServerTests {
     @Test("keep-alive: many requests on one connection, chunked upload, HEAD, close")
     func keepAlive() throws {

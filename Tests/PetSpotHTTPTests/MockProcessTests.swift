@@ -5,12 +5,13 @@ import Darwin
 #endif
 import Foundation
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
 /// The built `petspot-contracts mock` in a child process: signals, descriptor exhaustion, and the
 /// statuses its HTTP layer answers on its own. No test signals the test process itself.
-@Suite("petspot-contracts mock as a process", .serialized)
+@Suite("petspot-contracts mock as a process", .serialized, .onOwnThreads)
 struct MockProcessTests {
     private func startMock(_ arguments: [String], fileLimit: Int? = nil) throws -> (ChildProcess, Int) {
         let binary = try #require(ToolBinary.path, "petspot-contracts not found beside the test bundle")

@@ -2,12 +2,13 @@ import Foundation
 import PetSpotHTTP
 import PetSpotProcess
 import PetSpotPropertyEngine
+import PetSpotTestSupport
 import Testing
 
 /// The DEFLATE decoder behind gzip and deflate request bodies, against bytes made by
 /// python3's `gzip` and `zlib` modules (committed in `InflateFixtures.swift`, and made afresh
 /// by the running python3 when there is one), and against broken input.
-@Suite("Inflater (RFC 1951, 1950, 1952)")
+@Suite("Inflater (RFC 1951, 1950, 1952)", .onOwnThreads)
 struct InflaterTests {
     static func plainText(_ name: String) -> [UInt8] {
         if name == "zeros-1mib" { return [UInt8](repeating: 0, count: 1024 * 1024) }

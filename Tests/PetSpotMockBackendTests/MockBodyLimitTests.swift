@@ -2,13 +2,14 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotMockBackend
 
 /// Bodies over the route's limit, over HTTP: never held, and answered exactly as the mock answers
 /// the whole body in process (strict: from the header section alone; production: once the body
 /// reached the limit).
-@Suite("The mock over HTTP: bodies over the route's limit are answered unread", .serialized)
+@Suite("The mock over HTTP: bodies over the route's limit are answered unread", .serialized, .onOwnThreads)
 struct MockBodyLimitTests {
     /// A request announcing `length` body bytes: its head as sent over HTTP, and the whole
     /// request for the in-process answer.

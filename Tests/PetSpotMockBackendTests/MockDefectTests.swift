@@ -3,12 +3,13 @@ import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON
 import PetSpotConcurrency
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotMockBackend
 
 /// Every planted defect, observed through the HTTP API: the mock without it answers one thing,
 /// with it another (in the profiles the defect is for; elsewhere it changes nothing).
-@Suite("Planted defects")
+@Suite("Planted defects", .onOwnThreads)
 struct MockDefectTests {
     /// What a client sees of one defect.
     struct Probe: CustomTestStringConvertible, Sendable {

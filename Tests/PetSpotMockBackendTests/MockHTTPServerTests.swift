@@ -8,10 +8,11 @@ import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotPropertyTesting
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotMockBackend
 
-@Suite("The mock over HTTP on 127.0.0.1", .serialized)
+@Suite("The mock over HTTP on 127.0.0.1", .serialized, .onOwnThreads)
 struct MockHTTPServerTests {
     private func startServer(_ options: MockServerOptions = MockServerOptions()) throws -> (MockHTTPServer, Int) {
         let server = MockHTTPServer(options: options, clock: { fixedNow })

@@ -7,12 +7,13 @@ import Foundation
 import PetSpotHTTP
 import PetSpotContractKit
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotMockBackend
 
 /// A photo upload of 21 MiB sent by a client that writes its whole body before it reads, as the
 /// backend's own test does with supertest: answered 413 as production answers it, never reset.
-@Suite("The mock over HTTP: an oversized upload is answered, not reset", .serialized)
+@Suite("The mock over HTTP: an oversized upload is answered, not reset", .serialized, .onOwnThreads)
 struct MockOversizedUploadTests {
     /// 21 MiB of file: over the photo limit (20 MiB) and, with the multipart framing, over what
     /// the route reads.

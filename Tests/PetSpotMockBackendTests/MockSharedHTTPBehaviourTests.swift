@@ -2,12 +2,13 @@ import Foundation
 import PetSpotContractKit
 import PetSpotHTTP
 import PetSpotJSON
+import PetSpotTestSupport
 import Testing
 @testable import PetSpotMockBackend
 
 /// backend-contract.md, "HTTP behaviour every route shares": CORS, HEAD, gzip/deflate bodies,
 /// charsets and malformed percent-encoding, in both profiles.
-@Suite("HTTP behaviour every route shares")
+@Suite("HTTP behaviour every route shares", .onOwnThreads)
 struct MockSharedHTTPBehaviourTests {
     @Test("every answer carries Access-Control-Allow-Origin: *", arguments: BackendProfile.allCases)
     func corsOnEveryAnswer(profile: BackendProfile) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("child processes")
+@Suite("child processes", .onOwnThreads)
 struct ChildProcessTests {
     /// An error thrown on purpose, to leave a scope the way a failed `#require` does.
     struct Planned: Error {}

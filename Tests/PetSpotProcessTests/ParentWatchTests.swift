@@ -1,6 +1,7 @@
 import Foundation
 import PetSpotHTTPTestSupport
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("children die with their parent")
+@Suite("children die with their parent", .onOwnThreads)
 struct ParentWatchTests {
     /// The process that starts `mock` is `check`, driving it as its adapter (it never answers;
     /// the time-out is 600 s, so only the kill ends the run): `check` starts it through

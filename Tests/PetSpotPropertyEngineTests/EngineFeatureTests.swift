@@ -1,9 +1,10 @@
 import Foundation
 import PetSpotConcurrency
 @testable import PetSpotPropertyEngine
+import PetSpotTestSupport
 import Testing
 
-@Suite("Integer order, deferred recursion, repeated values")
+@Suite("Integer order, deferred recursion, repeated values", .onOwnThreads)
 struct GenerationFeatureTests {
     @Test("integers are recorded in the order 0, 1, -1, 2, -2, ...: one choice, 1 and -1 equally simple")
     func zigzagOrder() throws {
@@ -107,7 +108,7 @@ struct GenerationFeatureTests {
     }
 }
 
-@Suite("The choice tree of known outcomes")
+@Suite("The choice tree of known outcomes", .onOwnThreads)
 struct ChoiceTreeTests {
     @Test("a recorded replay decides every candidate that replays to it, clamping as a test case does")
     func simulation() {
@@ -129,7 +130,7 @@ struct ChoiceTreeTests {
     }
 }
 
-@Suite("Stopping a run from outside")
+@Suite("Stopping a run from outside", .onOwnThreads)
 struct StopSignalTests {
     let configuration = PropertyConfiguration(cases: 1000, seed: 5, readsEnvironment: false)
 
@@ -203,7 +204,7 @@ struct StopSignalTests {
     }
 }
 
-@Suite("The failure database keys entries by name and identity")
+@Suite("The failure database keys entries by name and identity", .onOwnThreads)
 struct FailureDatabaseTests {
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("petspot-db-\(UInt64.random(in: 0...UInt64.max))")

@@ -5,6 +5,7 @@ import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotRuntime
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 /// The built example adapter, found in the build products directory beside the test bundle.
@@ -82,7 +83,7 @@ enum PythonAdapter {
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-@Suite("adapter driving", .serialized)
+@Suite("adapter driving", .serialized, .onOwnThreads)
 struct AdapterDrivingTests {
     @Test("the example adapter agrees with the reference model on every case and covers every boundary")
     func examplePasses() async throws {

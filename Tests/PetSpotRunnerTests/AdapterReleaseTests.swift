@@ -8,6 +8,7 @@ import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 // The adapters' historic builds (`--release`), their declared protocol version (`--protocol`)
@@ -147,7 +148,7 @@ enum ReleaseQuestions {
     ]
 }
 
-@Suite("adapter releases and protocol versions")
+@Suite("adapter releases and protocol versions", .onOwnThreads)
 struct AdapterReleaseTests {
     @Test("--protocol 1 answers every version 2 question unsupported, its own version in v, and still answers version 1",
           arguments: SubmissionAdapterKind.runnable)

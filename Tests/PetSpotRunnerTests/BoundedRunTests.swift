@@ -9,6 +9,7 @@ import PetSpotModel
 @testable import PetSpotReport
 import PetSpotRunner
 import PetSpotRuntime
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -74,7 +75,7 @@ func skipReasons(in report: JSONValue) -> [String] {
     }
 }
 
-@Suite("run is bounded: the breaker and the deadline", .serialized)
+@Suite("run is bounded: the breaker and the deadline", .serialized, .onOwnThreads)
 struct BoundedRunTests {
     // MARK: The breaker
 
@@ -155,7 +156,7 @@ struct BoundedRunTests {
     }
 }
 
-@Suite("run's admin token")
+@Suite("run's admin token", .onOwnThreads)
 struct AdminTokenTests {
     @Test("an admin token with a control character is a usage error: exit 64, nothing sent, the token not shown", arguments: [
         ("s3cr3t-t0ken\n", "\\n at byte offset 12"), ("s3c\rr3t", "\\r at byte offset 3"), ("\u{1B}[2Js3cr3t", "\\u{1B} at byte offset 0"),
@@ -180,7 +181,7 @@ struct AdminTokenTests {
 }
 
 /// The second signal, as a separate process.
-@Suite("run's second signal, as a separate process", .serialized)
+@Suite("run's second signal, as a separate process", .serialized, .onOwnThreads)
 struct SecondSignalTests {
     @Test("a second SIGINT during cleanup lists the ids not deleted, on standard error and in --report-json, then exits 130")
     func secondSignalListsLeftovers() throws {

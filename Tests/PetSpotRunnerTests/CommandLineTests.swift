@@ -3,6 +3,7 @@ import Foundation
 import PetSpotMockBackend
 import PetSpotProcess
 import PetSpotRuntime
+import PetSpotTestSupport
 import Testing
 
 /// Runs the tool in-process and returns its exit code and output.
@@ -12,7 +13,7 @@ func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: S
     return (status, output.standardOutput, output.standardError)
 }
 
-@Suite("command line")
+@Suite("command line", .onOwnThreads)
 struct CommandLineTests {
     @Test("an unknown flag exits 64 (usage) with a did-you-mean suggestion on one line")
     func unknownFlag() async {

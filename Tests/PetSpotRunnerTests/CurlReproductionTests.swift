@@ -3,6 +3,7 @@ import Foundation
 import PetSpotContractGroups
 import PetSpotModel
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 /// Runs `script` with `/bin/sh -c`, the environment `environment` added; returns standard output.
@@ -16,7 +17,7 @@ func runShell(_ script: String, environment: [String: String] = [:]) throws -> D
 /// then standard input when `--data-binary @-` asks for it.
 let fakeCurl = #"curl() { for a in "$@"; do printf '<%s>\n' "$a"; done; case "$*" in *'@-'*) printf 'STDIN:'; cat;; esac; }; "#
 
-@Suite("curl reproduction")
+@Suite("curl reproduction", .onOwnThreads)
 struct CurlReproductionTests {
     let base = URL(string: "http://127.0.0.1:8080")!
     let token = "admin-secret-token-42"
@@ -141,7 +142,7 @@ struct CurlReproductionTests {
     }
 }
 
-@Suite("run's replay line and the admin token")
+@Suite("run's replay line and the admin token", .onOwnThreads)
 struct ReplayTokenTests {
     static func command(_ words: [String], environment: [String: String]) throws -> RunCommand {
         let words = ["--base-url", "http://127.0.0.1:9", "--seed", "5"] + words

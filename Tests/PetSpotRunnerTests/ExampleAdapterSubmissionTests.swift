@@ -9,6 +9,7 @@ import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 // The adapters' submission (protocol version 2): the example adapter and the Python adapter
@@ -563,7 +564,7 @@ struct SubmissionDefectCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("the example adapter's submission (protocol version 2)", .serialized)
+@Suite("the example adapter's submission (protocol version 2)", .serialized, .onOwnThreads)
 struct ExampleAdapterSubmissionTests {
     @Test("the example adapter submits, alerts, cancels and tries again as report-flows.md says", arguments: AdapterSubmissionScenario.allCases)
     func example(_ scenario: AdapterSubmissionScenario) async throws {

@@ -3,6 +3,7 @@ import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotRuntime
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ enum ToolBinary {
     static let path = BuiltProduct.path("petspot-contracts")
 }
 
-@Suite("petspot-contracts executable", .serialized)
+@Suite("petspot-contracts executable", .serialized, .onOwnThreads)
 struct ExecutableTests {
     @Test("mock prints its listening line, serves, and stops cleanly on SIGTERM")
     func mockServes() async throws {

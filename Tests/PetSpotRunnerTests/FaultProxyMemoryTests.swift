@@ -5,13 +5,14 @@ import PetSpotMockBackend
 import PetSpotMockTransport
 import PetSpotModel
 @testable import PetSpotSubmissionFaults
+import PetSpotTestSupport
 import Testing
 
 // What the fault proxy holds in memory while an app floods it (issue 28): large bodies reach the
 // backend whole and one at a time, and `check` against scripts/hostile_submission_adapter.py
 // stays within 3 times the memory of a normal run.
 
-@Suite("fault proxy memory", .serialized)
+@Suite("fault proxy memory", .serialized, .onOwnThreads)
 struct FaultProxyMemoryTests {
     static let hostileScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/hostile_submission_adapter.py").path

@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotProcess
 @testable import PetSpotReport
+import PetSpotTestSupport
 import Testing
 
 /// Headless Chromium, when installed (Debian: `apt-get install -y chromium`; `.ci/run` installs it).
@@ -35,7 +36,7 @@ enum Chromium {
     static func dumpDOM(_ file: URL) throws -> String { try run(["--dump-dom"], file: file) }
 }
 
-@Suite("the HTML report")
+@Suite("the HTML report", .onOwnThreads)
 struct HTMLReportTests {
     @Test("everything taken from the run is escaped, the chart data cannot end its script element")
     func escaping() throws {

@@ -4,11 +4,12 @@ import PetSpotContractGroups
 import PetSpotHTTPClient
 import PetSpotJSON
 import PetSpotModel
+import PetSpotTestSupport
 import Testing
 
 /// `run`'s transport, both wire clients: sockets (`http://`) and URLSession (`https://`, here
 /// driven over loopback HTTP), against the hostile server.
-@Suite("run's HTTP transport", .serialized)
+@Suite("run's HTTP transport", .serialized, .onOwnThreads)
 struct HTTPTransportTests {
     static let wires: [RunnerHTTPTransport.Wire] = [.automatic, .urlSession]
 

@@ -7,6 +7,7 @@ import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
 import PetSpotRuntime
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -100,7 +101,7 @@ struct SearchableText {
     }
 }
 
-@Suite("run against a hostile server", .serialized)
+@Suite("run against a hostile server", .serialized, .onOwnThreads)
 struct HostileServerTests {
     static let createPath = "/api/v1/announcements"
 
@@ -377,7 +378,7 @@ struct HostileServerTests {
 }
 
 /// The subprocess tests: bounded memory (max RSS of the real executable) and signals.
-@Suite("run against a hostile server, as a separate process", .serialized)
+@Suite("run against a hostile server, as a separate process", .serialized, .onOwnThreads)
 struct HostileServerProcessTests {
     /// Peak memory allowed to these runs: the runner's own footprint is about 40 MiB and the
     /// answer cap is 4 MiB a request, so this leaves a wide margin and stays far below what an

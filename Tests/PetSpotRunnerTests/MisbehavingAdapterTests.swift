@@ -2,6 +2,7 @@ import Foundation
 import PetSpotJSON
 import PetSpotRuntime
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -83,7 +84,7 @@ func checkMisbehaving(
     return (result.status, result.out, result.err, (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? "")
 }
 
-@Suite("misbehaving adapters", .serialized)
+@Suite("misbehaving adapters", .serialized, .onOwnThreads)
 struct MisbehavingAdapterTests {
     @Test("an adapter that forks children and crashes is reported as crashed at once, and no process of it is left")
     func forksAndCrashes() async throws {

@@ -5,6 +5,7 @@ import PetSpotHTTP
 import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 /// The adapter filter (`Tests/PetSpotAdapterFilter`), built beside the test bundle.
@@ -25,7 +26,7 @@ enum AdapterFilter {
     }
 }
 
-@Suite("numbers in every JSON form")
+@Suite("numbers in every JSON form", .onOwnThreads)
 struct NumberFormsTests {
     @Test("the filter respells every number in its form, keeping its value")
     func filterKeepsValues() throws {

@@ -3,6 +3,7 @@ import PetSpotHTTPTestSupport
 import PetSpotJSON
 import PetSpotProcess
 import PetSpotReleases
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,7 @@ enum PactVerifier {
     }
 }
 
-@Suite("Pact interop", .serialized)
+@Suite("Pact interop", .serialized, .onOwnThreads)
 struct PactInteropTests {
     /// A `petspot-contracts mock` on a free port with `arguments`, stopped when the test ends.
     func mock(_ arguments: [String]) throws -> (process: ChildProcess, port: Int) {

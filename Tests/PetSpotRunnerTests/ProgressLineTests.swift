@@ -1,9 +1,10 @@
 import Foundation
 import PetSpotConcurrency
 import PetSpotRuntime
+import PetSpotTestSupport
 import Testing
 
-@Suite("the progress line")
+@Suite("the progress line", .onOwnThreads)
 struct ProgressLineTests {
     /// A progress line on a clock the test sets, writing into `output`.
     static func line(_ output: CapturedOutput, inPlace: Bool, clock: Locked<Duration>) -> ProgressLine {

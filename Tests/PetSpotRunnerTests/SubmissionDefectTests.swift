@@ -6,6 +6,7 @@ import PetSpotJSON
 import PetSpotPlantedDefects
 import PetSpotSubmissionFaults
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 
 /// The example adapter's planted submission defects (`--list-defects` rows of field `submission`,
@@ -24,7 +25,7 @@ enum SubmissionDefectList {
     }()
 }
 
-@Suite("planted submission defects")
+@Suite("planted submission defects", .onOwnThreads)
 struct SubmissionDefectTests {
     /// The defaults with a 1 s request time-out: these tests are about what the app does, and a
     /// machine loaded by the rest of the suite and four busy loops can delay a healthy answer

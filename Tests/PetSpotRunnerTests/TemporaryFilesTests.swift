@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotProcess
+import PetSpotTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Darwin
 /// What the runner leaves in the temporary directory: nothing, however the run ends. The
 /// submission under faults writes the photos the app reads into `petspot-sut-PID-...`; each test
 /// runs `check` as a process of its own, so that the directories it looks for are that process's.
-@Suite("temporary files", .serialized)
+@Suite("temporary files", .serialized, .onOwnThreads)
 struct TemporaryFilesTests {
     /// The photo directories of process `pid` in the temporary directory.
     static func photoDirectories(of pid: pid_t) -> [String] {

@@ -71,6 +71,9 @@ struct SubmissionFaultCheck: Sendable {
     private struct Exploration: Sendable {
         var scenarios = 0
         var judged = 0
+        /// Scenarios the machine (or an impatient app) disturbed in every run, and the first.
+        var unjudged = 0
+        var firstUnjudged: (scenario: SubmissionScenario, run: ScenarioRun)?
         var faults: [NetworkFault: Int] = [:]
         var requests = 0
         var deviations: [SubmissionProperty: Int] = [:]
@@ -224,6 +227,11 @@ struct SubmissionFaultCheck: Sendable {
                     state.protocolFailures.append((scenario, evaluation.app))
                     return
                 }
+                if evaluation.app.isDisturbed {
+                    state.unjudged += 1
+                    if state.firstUnjudged == nil { state.firstUnjudged = (scenario, evaluation.app) }
+                    return
+                }
                 state.judged += 1
                 for property in evaluation.deviations {
                     state.deviations[property, default: 0] += 1
@@ -338,6 +346,7 @@ struct SubmissionFaultCheck: Sendable {
         } else {
             recorder.record(group: group, contract: SubmissionFaultContracts.timeBoundContract, casesRun: 1, casesFailed: 0, failures: [])
         }
+        recordJudged(explored, recorder: recorder, replayLine: replayLine)
         if !appIsReference {
             var protocolFailures: [ContractFailure] = []
             if let first = explored.protocolFailures.first, let error = first.run.protocolError {
@@ -365,7 +374,33 @@ struct SubmissionFaultCheck: Sendable {
                 + (missedClasses.isEmpty || settings.replayScenario != nil ? "" : " (not: " + missedClasses.map(\.rawValue).joined(separator: "; ") + ")")
                 + "; \(findings.count) finding(s) against the specification"
                 + (disturbed.withLock { $0 } == 0 ? "" : "; \(disturbed.withLock { $0 }) run(s) repeated because the machine delayed a healthy answer past the app's time-out")
+                + (explored.unjudged == 0 ? "" : "; \(explored.unjudged) scenario(s) not judged: disturbed in each of their runs")
                 + (timedOut ? "; stopped: " + stopReason : ""))
+    }
+
+    /// Whether `unjudged` of `scenarios` is too many for a verdict: more than a quarter. A loaded
+    /// machine disturbs a scenario in each of its 3 runs rarely; an app that gives up before a
+    /// healthy answer comes is disturbed in every one, and must not pass on scenarios never judged.
+    static func tooManyUnjudged(_ unjudged: Int, of scenarios: Int) -> Bool { unjudged > 0 && unjudged * 4 > scenarios }
+
+    /// Records ``SubmissionFaultContracts/judgedContract``: it fails when too many scenarios were
+    /// disturbed in every run (``tooManyUnjudged(_:of:)``), showing the first.
+    private func recordJudged(_ explored: Exploration, recorder: ContractRecorder, replayLine: (SubmissionScenario) -> String) {
+        let scenarios = explored.judged + explored.unjudged
+        guard Self.tooManyUnjudged(explored.unjudged, of: scenarios), let first = explored.firstUnjudged else {
+            recorder.record(group: group, contract: SubmissionFaultContracts.judgedContract, casesRun: scenarios, casesFailed: 0, failures: [])
+            return
+        }
+        var failure = ContractFailure(
+            message: "\(explored.unjudged) of \(scenarios) scenarios could not be judged: in each of their 3 runs the app gave up on a "
+                + "healthy answer, which the proxy forwards at once (its request time-out is "
+                + "\(ContractReport.plainNumber(settings.requestTimeout)) s). Either the app gives up before its time-out, or the machine "
+                + "is too loaded to check it; the properties were not judged on them",
+            expected: "the app waits for each healthy answer, up to its request time-out",
+            actual: Self.answers(first.run), seed: seed, replay: replayLine(first.scenario))
+        failure.steps = first.run.steps(redactor: redactor)
+        recorder.record(
+            group: group, contract: SubmissionFaultContracts.judgedContract, casesRun: scenarios, casesFailed: explored.unjudged, failures: [failure])
     }
 
     /// The note a run without the app's submission carries at the top of its report.

@@ -37,6 +37,12 @@ package struct SubmissionFaultContracts: BackendContractGroup {
     package static let protocolContract = "the adapter answers every submission question (protocol version 2)"
     /// The contract that the scenarios end within the group's time bound.
     package static let timeBoundContract = "the scenarios end within the group's time bound (scenarios × (3 s + 4 × the request time-out) + shrinking)"
+    /// The contract that the scenarios can be judged (``SubmissionFaultCheck/tooManyUnjudged(_:of:)``).
+    package static let judgedContract = "the scenarios are judged: the app waits for healthy answers (a scenario runs at most 3 times)"
+
+    /// The contracts the scenarios are judged by: each property, the time bound, the judged contract
+    /// (an adapter's run adds ``protocolContract`` first).
+    package static let scenarioContracts = SubmissionProperty.allCases.map(\.contract) + [timeBoundContract, judgedContract]
 
     /// The group.
     package init() {}
@@ -48,7 +54,7 @@ package struct SubmissionFaultContracts: BackendContractGroup {
     }
 
     package func contracts(in session: ContractSession) -> [String] {
-        (session.flows?.isAdapter == true ? [Self.protocolContract] : []) + SubmissionProperty.allCases.map(\.contract) + [Self.timeBoundContract]
+        (session.flows?.isAdapter == true ? [Self.protocolContract] : []) + Self.scenarioContracts
     }
 
     package func check(_ backend: GroupBackend) async throws(GroupStop) {

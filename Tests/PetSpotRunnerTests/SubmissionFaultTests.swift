@@ -10,6 +10,7 @@ import PetSpotModel
 import PetSpotReport
 import PetSpotRuntime
 @testable import PetSpotSubmissionFaults
+import PetSpotTestSupport
 import Testing
 
 /// A valid Missing report made now, with a microchip input the executor replaces.
@@ -19,7 +20,7 @@ func validMissingCase() -> FlowCase {
     return FlowCase(flow: .missing, inputs: inputs, context: context)
 }
 
-@Suite("submission under faults", .serialized)
+@Suite("submission under faults", .serialized, .onOwnThreads)
 struct SubmissionFaultTests {
     /// A strict mock behind a proxy, and a transport to the proxy with a short time-out.
     struct Rig {
@@ -150,7 +151,7 @@ struct SubmissionFaultTests {
         let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: reportPath)))
         let group = try #require(report["groups"]?.arrayValue?.first { $0["name"] == "submission under faults" })
         let contracts = group["contracts"]?.arrayValue ?? []
-        #expect(contracts.count == SubmissionProperty.allCases.count + 1, "the properties and the time bound")
+        #expect(Set(contracts.compactMap { $0["name"]?.stringValue }) == Set(SubmissionFaultContracts.scenarioContracts))
         #expect(contracts.allSatisfy { $0["status"] == "passed" }, "\(contracts)")
         let summary = group["summary"]?.stringValue ?? ""
         let classes = SubmissionInputClass.allCases.count
@@ -370,12 +371,16 @@ struct SubmissionFaultTests {
     // MARK: The group's time bound, the time-out property
 
     /// A backend target on a fresh strict mock, a proxy in front of it, an executor for `timeout`.
-    static func executor(timeout: Double) throws -> (ScenarioExecutor, FaultProxy) {
+    /// (`forwardDelay`: seconds the backend takes to answer each request it is sent.)
+    static func executor(timeout: Double, forwardDelay: Double = 0) throws -> (ScenarioExecutor, FaultProxy) {
         let backend = MockBackend(profile: .strict)
         let target = BackendTarget(
             name: "mock", transport: BudgetedTransport(InProcessTransport(backend: backend), limit: .max), profile: .strict,
             adminToken: backend.adminToken, microchips: MicrochipSequence(), concurrency: 1, submissions: { [] })
-        let proxy = FaultProxy(forward: { target.sendOutsideBudgetNow($0) })
+        let proxy = FaultProxy(forward: { request in
+            if forwardDelay > 0 { Thread.sleep(forTimeInterval: forwardDelay) }
+            return target.sendOutsideBudgetNow(request)
+        })
         let url = try proxy.start()
         return (ScenarioExecutor(proxy: proxy, proxyURL: url, target: target, requestTimeout: timeout, photoDirectory: FileManager.default.temporaryDirectory), proxy)
     }
@@ -413,6 +418,32 @@ struct SubmissionFaultTests {
         #expect(SubmissionProperty.problems(waiting)[.alert] == nil, "the alert is right: only the wait is wrong")
     }
 
+    @Test("an app that gives up before healthy answers come is not judged on those scenarios, and the judged contract fails")
+    func impatientAppIsNotJudged() throws {
+        // The backend takes 0.3 s; the app gives up after 0.03 s, whatever time-out it is given.
+        let (executor, proxy) = try Self.executor(timeout: 0.3, forwardDelay: 0.3)
+        defer { proxy.stop() }
+        let settings = SubmissionSettings(scenarios: 4, rule: .spec, requestTimeout: 0.3, shrinkSeconds: 0)
+        let impatient = ReferenceVariant(reference: ReferenceSubmittingApp(rule: .spec), ignoringTimeoutFor: 0.03)
+        let check = SubmissionFaultCheck(
+            group: SubmissionSettings.groupName, app: impatient, reference: ReferenceSubmittingApp(rule: .spec), appIsReference: false,
+            executor: executor, settings: settings, seed: 3, replay: "petspot-contracts check --seed 3", stopSignal: nil, redactor: Redactor(),
+            progress: nil)
+        let recorder = ContractRecorder()
+        check.run(
+            recorder: recorder,
+            contracts: SubmissionFaultContracts.scenarioContracts)
+        let report = recorder.report(command: "check", arguments: [], target: impatient.name, seed: 3, startedAt: Date())
+        let group = try #require(report.groups.first { $0.name == SubmissionSettings.groupName })
+        let judged = try #require(group.contracts.first { $0.name == SubmissionFaultContracts.judgedContract })
+        #expect(judged.status == .failed, "\(group.contracts)")
+        let message = try #require(judged.failures.first?.message)
+        #expect(message.contains("scenarios could not be judged: in each of their 3 runs the app gave up on a healthy answer"), "\(message)")
+        #expect(judged.failures.first?.replay?.contains("--submission-scenario ") == true, "\(judged.failures)")
+        #expect(group.summary?.contains("not judged: disturbed in each of their runs") == true, "\(group.summary ?? "")")
+        #expect(report.hasFailures)
+    }
+
     @Test("the time bound stops the group: the contracts not reached are skipped with the reason and the bound's contract fails")
     func timeBound() throws {
         let (executor, proxy) = try Self.executor(timeout: 0.3)
@@ -430,7 +461,7 @@ struct SubmissionFaultTests {
             group: SubmissionSettings.groupName, app: slow, reference: reference, appIsReference: false, executor: executor, settings: settings,
             seed: 3, replay: "petspot-contracts check --seed 3", stopSignal: nil, redactor: Redactor(), progress: progress)
         let recorder = ContractRecorder()
-        let contracts = SubmissionProperty.allCases.map(\.contract) + [SubmissionFaultContracts.timeBoundContract]
+        let contracts = SubmissionFaultContracts.scenarioContracts
         check.run(recorder: recorder, contracts: contracts)
         let report = recorder.report(command: "check", arguments: [], target: slow.name, seed: 3, startedAt: Date())
         let group = try #require(report.groups.first { $0.name == SubmissionSettings.groupName })
@@ -460,7 +491,7 @@ struct SubmissionFaultTests {
             group: SubmissionSettings.groupName, app: reference, reference: reference, appIsReference: true, executor: executor, settings: settings,
             seed: 5, replay: "petspot-contracts check --seed 5", stopSignal: nil, redactor: Redactor(), progress: nil)
         let recorder = ContractRecorder()
-        check.run(recorder: recorder, contracts: SubmissionProperty.allCases.map(\.contract) + [SubmissionFaultContracts.timeBoundContract])
+        check.run(recorder: recorder, contracts: SubmissionFaultContracts.scenarioContracts)
         let report = recorder.report(command: "check", arguments: [], target: reference.name, seed: 5, startedAt: Date())
         try #require(!report.findings.isEmpty, "a lost create answer is a finding under either rule")
         let named = rule == .spec ? "under report-flows.md's rule" : "under the later iteration's rule (--submission-rule later"

@@ -81,9 +81,15 @@ package struct ScenarioExecutor: Sendable {
         return run
     }
 
+    /// The most runs of a scenario the machine disturbed (``ScenarioRun/isDisturbed``) before it
+    /// is left unjudged.
+    package static let runsPerScenario = 3
+
     /// Runs `scenario` on `app`, again when the machine disturbed the run (``ScenarioRun/isDisturbed``),
     /// at most `attempts` times in all; the last run, and how many were repeated.
-    package func runUndisturbed(_ scenario: SubmissionScenario, on app: any SubmittingApp, attempts: Int = 3) -> (run: ScenarioRun, repeated: Int) {
+    package func runUndisturbed(
+        _ scenario: SubmissionScenario, on app: any SubmittingApp, attempts: Int = runsPerScenario
+    ) -> (run: ScenarioRun, repeated: Int) {
         var run = self.run(scenario, on: app)
         var repeated = 0
         while run.isDisturbed && repeated + 1 < attempts {

@@ -168,7 +168,7 @@ struct SubmissionFaultCheck: Sendable {
         let appRuns = Locked<[SubmissionScenario: ScenarioRun]>([:])
         let referenceRuns = Locked<[SubmissionScenario: ScenarioRun]>([:])
         let disturbed = Locked(0)
-        /// Runs `scenario` on `app`, again when the machine disturbed it (at most twice more).
+        /// Runs `scenario` on `app`, again when the machine disturbed it (``ScenarioExecutor/runsPerScenario`` runs at most).
         func undisturbedRun(_ scenario: SubmissionScenario, on app: any SubmittingApp) -> ScenarioRun {
             let (run, repeated) = executor.runUndisturbed(scenario, on: app)
             disturbed.withLock { $0 += repeated }
@@ -241,7 +241,7 @@ struct SubmissionFaultCheck: Sendable {
                     state.specBreaks[property, default: 0] += 1
                     if state.firstSpecBreak[property] == nil { state.firstSpecBreak[property] = scenario }
                 }
-                if !evaluation.app.isDisturbed, evaluation.app.exchanges.filter({ $0.request.map(ScenarioExecutor.isCreate) == true }).count >= 2 {
+                if evaluation.app.exchanges.filter({ $0.request.map(ScenarioExecutor.isCreate) == true }).count >= 2 {
                     state.retriedClasses.formUnion(SubmissionInputClass.classes(of: evaluation.app.flowCase))
                 }
             }
@@ -379,7 +379,7 @@ struct SubmissionFaultCheck: Sendable {
     }
 
     /// Whether `unjudged` of `scenarios` is too many for a verdict: more than a quarter. A loaded
-    /// machine disturbs a scenario in each of its 3 runs rarely; an app that gives up before a
+    /// machine rarely disturbs a scenario in each of its runs; an app that gives up before a
     /// healthy answer comes is disturbed in every one, and must not pass on scenarios never judged.
     static func tooManyUnjudged(_ unjudged: Int, of scenarios: Int) -> Bool { unjudged > 0 && unjudged * 4 > scenarios }
 
@@ -392,7 +392,8 @@ struct SubmissionFaultCheck: Sendable {
             return
         }
         var failure = ContractFailure(
-            message: "\(explored.unjudged) of \(scenarios) scenarios could not be judged: in each of their 3 runs the app gave up on a "
+            message: "\(explored.unjudged) of \(scenarios) scenarios could not be judged: in each of their \(ScenarioExecutor.runsPerScenario) runs "
+                + "the app gave up on a "
                 + "healthy answer, which the proxy forwards at once (its request time-out is "
                 + "\(ContractReport.plainNumber(settings.requestTimeout)) s). Either the app gives up before its time-out, or the machine "
                 + "is too loaded to check it; the properties were not judged on them",

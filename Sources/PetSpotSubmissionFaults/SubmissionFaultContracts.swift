@@ -38,7 +38,8 @@ package struct SubmissionFaultContracts: BackendContractGroup {
     /// The contract that the scenarios end within the group's time bound.
     package static let timeBoundContract = "the scenarios end within the group's time bound (scenarios × (3 s + 4 × the request time-out) + shrinking)"
     /// The contract that the scenarios can be judged (``SubmissionFaultCheck/tooManyUnjudged(_:of:)``).
-    package static let judgedContract = "the scenarios are judged: the app waits for healthy answers (a scenario runs at most 3 times)"
+    package static let judgedContract =
+        "the scenarios are judged: the app waits for healthy answers (a scenario runs at most \(ScenarioExecutor.runsPerScenario) times)"
 
     /// The contracts the scenarios are judged by: each property, the time bound, the judged contract
     /// (an adapter's run adds ``protocolContract`` first).

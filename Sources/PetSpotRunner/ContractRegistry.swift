@@ -46,11 +46,10 @@ package enum ContractRegistry {
     /// tests leave out groups a planted defect does not concern), then deletes what the backend groups
     /// created (or lists it as leftovers). Groups start in registry order; against a backend that
     /// runs groups side by side (``BackendTarget/sideBySide``, `run` and `can-i-deploy`, with
-    /// `--concurrency` above 1) the
-    /// groups between two that run alone (``ContractGroup/runsAlone``) run at once, sharing the
-    /// target's cap on requests in flight, so a run against a distant backend waits on its
-    /// latency once for all of them; the report keeps registry order (each group's contracts are
-    /// declared before any group of the batch starts). The session's progress line shows each
+    /// `--concurrency` above 1) the groups between two that run alone (``ContractGroup/runsAlone``)
+    /// run at once, sharing the target's cap on requests in flight, so a run against a distant
+    /// backend waits on its latency once for all of them; the report keeps registry order (each
+    /// group's contracts are declared before any group of the batch starts). The session's progress line shows each
     /// group as it begins (`group 5/14: details`; a batch by its first group), whether or not the
     /// group counts cases.
     ///

@@ -13,7 +13,7 @@ import Testing
 /// Swift Testing calls a synchronous test from a task, so while it waits (on a socket, a child
 /// process, a lock, a sleep) it holds one of the pool's threads, and CI's pool has two. Two such
 /// tests stall every async test of the process: one waiting for an answer from a loopback
-/// server saw its deadline pass. A suite whose tests wait carries this trait (`ThreadUseTests`
+/// server saw its deadline pass. A suite whose tests wait carries this trait (`OwnThreadsTests`
 /// names a file that forgets it).
 ///
 /// ```swift
@@ -34,8 +34,7 @@ public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     ) async throws {
         await OwnThreadsExecutor.shared.permits.acquire()
         defer { OwnThreadsExecutor.shared.permits.release() }
-        try await withTaskExecutorPreference(OwnThreadsExecutor.shared) {
-try await function() }
+        try await withTaskExecutorPreference(OwnThreadsExecutor.shared) { try await function() }
     }
 }
 

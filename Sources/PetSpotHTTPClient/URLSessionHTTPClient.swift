@@ -167,14 +167,18 @@ package final class URLSessionHTTPClient: HTTPWireClient {
 
         /// Never follows a redirect: ``RunnerHTTPTransport`` decides. The caller is answered here
         /// with the redirect's status and headers (its body, which FoundationNetworking drains,
-        /// is not kept), without waiting for the task to wind down.
+        /// is not kept), without waiting for the task to wind down. FoundationNetworking is told
+        /// first: once answered, the caller may release the session, and a redirect decision on a
+        /// task cancelled meanwhile is a fatal error there ("Received callback for HTTP
+        /// redirection, but we're not waiting for it"). The later callbacks of this task wait for
+        /// this one (the delegate queue is serial), so the caller still gets this answer.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
+            completionHandler(nil)
             let answer = TransportResponse(status: response.statusCode, headers: Self.headers(of: response), body: Data())
             finish(task.taskIdentifier, with: .success(answer))
-            completionHandler(nil)
         }
 
         /// The header fields of `response`, in the transport's form.

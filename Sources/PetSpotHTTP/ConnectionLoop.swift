@@ -87,6 +87,7 @@ final class ConnectionLoop {
     private var handling: [UInt64: Connection] = [:]
     private var openCount = 0
     private var publishedOpenCount = 0
+    private var publishedHandledCount = 0
     private var publishedSlotWanted = false
     /// When a newcomer last found every slot taken (`.min` when none has).
     private var slotsLastWantedAt = Int64.min
@@ -191,7 +192,7 @@ final class ConnectionLoop {
             if let deadline { nearest = min(nearest, deadline) }
         }
         connections.removeLast(connections.count - kept)
-        publishOpenCount()
+        publishCounts()
         if let due = publishSlotWanted(now: now) { nearest = min(nearest, due) }
         return nearest
     }
@@ -261,11 +262,11 @@ final class ConnectionLoop {
         return wanted && waitingAdmissions.isEmpty ? slotsLastWantedAt + Self.slotPressureMilliseconds : nil
     }
 
-    private func publishOpenCount() {
-        guard openCount != publishedOpenCount else { return }
-        let count = openCount
-        publishedOpenCount = count
-        serverRun.mailbox.withLock { $0.openConnections = count }
+    private func publishCounts() {
+        guard openCount != publishedOpenCount || handling.count != publishedHandledCount else { return }
+        let (open, handled) = (openCount, handling.count)
+        (publishedOpenCount, publishedHandledCount) = (open, handled)
+        serverRun.mailbox.withLock { ($0.openConnections, $0.handledConnections) = (open, handled) }
     }
 
     // MARK: Mailbox: completions and stop
@@ -342,6 +343,7 @@ final class ConnectionLoop {
         let late: [ServerRun.Completion] = serverRun.mailbox.withLock { mailbox in
             mailbox.isLoopFinished = true
             mailbox.openConnections = 0
+            mailbox.handledConnections = 0
             let late = mailbox.completions
             mailbox.completions.removeAll()
             return late

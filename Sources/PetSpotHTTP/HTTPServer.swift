@@ -150,6 +150,10 @@ public final class HTTPServer: Sendable {
     /// The number of connections currently open.
     public var openConnectionCount: Int { lifecycle.withLock { $0.run }?.openConnectionCount ?? 0 }
 
+    /// Connections with a handler thread (a request being handled, or the thread lingering for
+    /// the next); 0 when not running. Tests wait for it to fall to 0 rather than sleep.
+    var handledConnectionCount: Int { lifecycle.withLock { $0.run }?.handledConnectionCount ?? 0 }
+
     /// Complete requests waiting for a handler thread (all are busy); 0 when not running.
     var queuedRequestCount: Int { lifecycle.withLock { $0.run }?.pool.queuedJobCount ?? 0 }
 

@@ -70,6 +70,8 @@ final class ServerRun: Sendable {
         var isLoopFinished = false
         /// Published by the I/O thread for ``HTTPServer/openConnectionCount``.
         var openConnections = 0
+        /// Published by the I/O thread for ``HTTPServer/handledConnectionCount``.
+        var handledConnections = 0
         /// Published by the I/O thread: newcomers wait for a slot, so workers hand back pipelining connections.
         var isSlotWanted = false
 
@@ -114,6 +116,9 @@ final class ServerRun: Sendable {
 
     /// The number of open connections, as the I/O thread last published it.
     var openConnectionCount: Int { mailbox.withLock { $0.openConnections } }
+
+    /// The number of connections with a worker, as the I/O thread last published it.
+    var handledConnectionCount: Int { mailbox.withLock { $0.handledConnections } }
 
     /// Asks the I/O thread to stop and waits until it has ended (at most `grace` seconds later).
     func stop(grace: Double) {

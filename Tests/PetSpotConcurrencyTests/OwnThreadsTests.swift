@@ -10,7 +10,7 @@ struct OwnThreadsTests {
     /// Calls that wait: sockets, child processes, locks, sleeps, and the test helpers built on them.
     static let waitingCalls = [
         "RawHTTPConnection", "ChildProcess", "Thread.sleep", "usleep", "waitingUntil", "waitingUpTo", ".wait(", "DispatchGroup",
-        "concurrentPerform", "wait4", "waitpid", "waitForExit", "endedTrickles", "endedStreams", "blockingAwait",
+        "concurrentPerform", "wait4", "waitpid", "waitForExit", "endedTrickles", "endedStreams", "blockingAwait", "eventually",
     ]
 
     @Test("a synchronous test runs on one of the executor's threads")

@@ -9,16 +9,6 @@ import PetSpotTestSupport
 import Testing
 @testable import PetSpotHTTP
 
-/// Waits until `condition` holds, at most `timeout` seconds (a hang guard, not a measurement).
-private func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return true
-}
-
 /// Sends all of `bytes` on a non-blocking socket, waiting for room at most `timeout` seconds in
 /// all; returns the bytes sent.
 private func sendWithin(_ timeout: Double, _ descriptor: Int32, _ bytes: [UInt8]) -> Int {
@@ -140,7 +130,7 @@ struct HTTPServerLimitsTests {
         #expect(answered < 1000, "\(answered) answers produced for a client that reads none")
         #expect(answered > 0)
         // Its answer unsent for the write timeout (1 s), it is disconnected.
-        #expect(eventually(10) { server.openConnectionCount == 0 }, "open: \(server.openConnectionCount)")
+        #expect(eventually { server.openConnectionCount == 0 }, "open: \(server.openConnectionCount)")
 
         // As many requests from a client that reads as it sends: every answer arrives.
         let answerSize = small.serialized().count
@@ -171,7 +161,7 @@ struct HTTPServerLimitsTests {
         defer { Socket.closeDescriptor(hog) }
         // The hog reads nothing; 2000 small answers fit the socket buffers, so only turn-taking lets the probe in early.
         _ = sendWithin(3, hog, pipelined(1, "/gate") + pipelined(2000, "/p"))
-        #expect(eventually(10) { gateEntered.withLock { $0 } })
+        #expect(eventually { gateEntered.withLock { $0 } })
         let probeStatus = Locked<Int?>(nil)
         let probe = Thread {
             let status = (try? RawHTTPConnection(port: port, timeout: 20).send(HTTPRequest(method: "GET", target: "/probe")))??.status
@@ -179,9 +169,9 @@ struct HTTPServerLimitsTests {
         }
         probe.start()
         // The probe's request waits for the one handler thread, busy at the gate.
-        #expect(eventually(10) { server.queuedRequestCount == 1 })
+        #expect(eventually { server.queuedRequestCount == 1 })
         gate.withLock { $0 = true }
-        #expect(eventually(20) { probeStatus.withLock { $0 } != nil })
+        #expect(eventually { probeStatus.withLock { $0 } != nil })
         #expect(probeStatus.withLock { $0 } == 200)
         let served = order.withLock { $0 }
         let position = try #require(served.firstIndex(of: "/probe"), "the probe was not served")
@@ -204,7 +194,7 @@ struct HTTPServerLimitsTests {
             _ = sendWithin(3, hog, pipelined(256, "/big"))
             hogs.append(hog)
         }
-        #expect(eventually(10) { server.openConnectionCount == 2 })
+        #expect(eventually { server.openConnectionCount == 2 })
         // Both have megabytes of answers pending and read none; more than the 200 ms grace passes.
         Thread.sleep(forTimeInterval: 0.5)
         let newcomer = try RawHTTPConnection(port: port, timeout: 10)

@@ -69,8 +69,9 @@ struct HTTPServerTests {
         let first = try RawHTTPConnection(port: port), second = try RawHTTPConnection(port: port)
         #expect(try first.send(HTTPRequest(method: "GET", target: "/1"))?.status == 200)
         #expect(try second.send(HTTPRequest(method: "GET", target: "/2"))?.status == 200)
-        // Both back with the I/O thread (workers linger up to 5 ms), `first` idle the longest.
-        Thread.sleep(forTimeInterval: 0.05)
+        // Both back with the I/O thread (workers linger a moment for a next request), `first`
+        // idle the longest.
+        #expect(eventually { server.handledConnectionCount == 0 })
         let third = try RawHTTPConnection(port: port)
         #expect(try third.send(HTTPRequest(method: "GET", target: "/3"))?.status == 200)
         #expect(try first.isClosedByPeer(waitSeconds: 1))

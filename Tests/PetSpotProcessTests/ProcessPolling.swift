@@ -6,16 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Checks `condition` up to `polls` times, 50 ms apart, and returns whether it held: a bound
-/// counted in polls, far above what an idle machine needs, not a measure of time.
-func eventually(polls: Int = 1200, _ condition: () -> Bool) -> Bool {
-    for _ in 0..<polls {
-        if condition() { return true }
-        usleep(50_000)
-    }
-    return condition()
-}
-
 /// The inodes of the pipes process `pid` holds open, from `/proc/PID/fd` (Linux).
 func pipeInodes(of pid: pid_t) -> Set<String> {
     let directory = "/proc/\(pid)/fd"

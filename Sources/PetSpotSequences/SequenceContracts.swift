@@ -32,7 +32,9 @@ import PetSpotRuntime
 /// **Budget.** Exploring may send ``exploringAllowance`` requests and shrinking
 /// ``shrinkingAllowance`` (every request counted, the deletes that end each program included),
 /// and together at most what the run's budget leaves beside ``reserve`` for the groups after
-/// this one; a default `run` (2,000) has room for both.
+/// this one; a default `run` (2,000) has room for both. Until a program fails, exploring may
+/// also spend half the shrinking allowance (``SequenceExplorer/Allowance``): a passing run looks
+/// longer, and a failure found late shrinks in the half kept.
 package struct SequenceContracts: BackendContractGroup {
     package let name = "sequences and concurrency"
     /// Alone: its allowance is what the groups before it left of the budget, and the races it
@@ -112,7 +114,8 @@ package struct SequenceContracts: BackendContractGroup {
             "\(outcome.programs) sequences of up to \(outcome.longestProgram) operations (\(outcome.operations) in all; "
                 + "\(outcome.concurrentPrograms) with 2 or 3 clients at once, \(outcome.scalePrograms) filling 10 or more announcements "
                 + "near one point); \(outcome.exploringRequests) requests exploring, \(outcome.shrinkingRequests) shrinking "
-                + "(allowances \(allowance.exploring) and \(allowance.shrinking))"
+                + "(allowances \(allowance.exploring) and \(allowance.shrinking); exploring may borrow "
+                + "\(allowance.exploringWhileNothingFails - allowance.exploring) of shrinking's while nothing fails)"
                 + (outcome.mostProgramsAtOnce > 1 ? "; up to \(outcome.mostProgramsAtOnce) sequences at once" : ""))
     }
 

@@ -42,9 +42,17 @@ import PetSpotRuntime
 /// cleared, an id another create took, two programs' requests in one race window).
 final class SequenceExplorer: Sendable {
     /// Requests each phase may send.
+    /// While no failure is found, exploring may also send the shrinking allowance's requests
+    /// beyond ``shrinkingKept`` of it: a run that passes spends its budget looking, and a failure
+    /// found late still has that share to shrink in (less what exploring borrowed).
     struct Allowance: Sendable {
         var exploring: Int
         var shrinking: Int
+
+        /// The part of the shrinking allowance exploring never borrows.
+        var shrinkingKept: Int { (shrinking + 1) / 2 }
+        /// What exploring may send while no failure is found.
+        var exploringWhileNothingFails: Int { exploring + shrinking - shrinkingKept }
     }
 
     /// A failure, shrunk.
@@ -113,6 +121,21 @@ final class SequenceExplorer: Sendable {
         /// others, so the next one must show alone to be shrunk.
         var oneAtATime = false
 
+        /// Whether a program has broken a contract (shown, shrinking, or kept aside).
+        var hasFailure: Bool { !claimed.isEmpty || !besideOthers.isEmpty || shrinksPending > 0 }
+
+        /// Requests exploring may send in all: ``Allowance/exploringWhileNothingFails`` until a
+        /// failure, then the exploring allowance.
+        func exploringLimit(_ allowance: Allowance) -> Int {
+            hasFailure ? allowance.exploring : allowance.exploringWhileNothingFails
+        }
+
+        /// Requests left to shrink in: the shrinking allowance, less what shrinking sent and what
+        /// exploring borrowed of it.
+        func shrinkingLeft(_ allowance: Allowance) -> Int {
+            allowance.shrinking - outcome.shrinkingRequests - max(0, outcome.exploringRequests - allowance.exploring)
+        }
+
         /// Counts an explored program.
         mutating func count(_ program: SequenceProgram) {
             outcome.programs += 1
@@ -163,8 +186,8 @@ final class SequenceExplorer: Sendable {
         self.slots = max(slots ?? maxClients, maxClients, 1)
     }
 
-    /// Explores until the exploring allowance is spent, the budget refuses, or `maxFailures`
-    /// distinct failures are found.
+    /// Explores until the exploring allowance is spent (with what it may borrow, see
+    /// ``Allowance``), the budget refuses, or `maxFailures` distinct failures are found.
     func run() -> Outcome {
         if lanes == 1 {
             runLane()
@@ -213,7 +236,7 @@ final class SequenceExplorer: Sendable {
             let halt = state.withLock { state -> Bool in
                 let outcome = state.outcome
                 if outcome.refused || outcome.unanswered || state.claimed.count >= maxFailures
-                    || outcome.exploringRequests + state.reservedExploring >= allowance.exploring - 8
+                    || outcome.exploringRequests + state.reservedExploring >= state.exploringLimit(allowance) - 8
                 {
                     state.halted = true
                 }
@@ -260,7 +283,7 @@ final class SequenceExplorer: Sendable {
     /// from then on programs run one at a time, so that the next failure shows alone.
     private func reproducesAlone(_ pending: Pending) -> Bool {
         let executor = self.executor
-        let left = state.withLock { allowance.shrinking - $0.outcome.shrinkingRequests }
+        let left = state.withLock { $0.shrinkingLeft(allowance) }
         let judged = Self.judge(pending.program, contract: pending.failure.contract, costLeft: left) { candidate, classifying in
             blockingAwait { await executor.run(candidate, classifying: classifying) }
         }
@@ -291,7 +314,7 @@ final class SequenceExplorer: Sendable {
             waitingUntil: Date(timeIntervalSinceNow: 3600),
             for: { $0.halted || ($0.shrinksPending == 0 && $0.slotsTaken + need <= slots && (!$0.oneAtATime || $0.running.isEmpty)) },
             { state, ready -> Int? in
-                let left = allowance.exploring - state.outcome.exploringRequests - state.reservedExploring
+                let left = state.exploringLimit(allowance) - state.outcome.exploringRequests - state.reservedExploring
                 guard ready, !state.halted, state.claimed.count < maxFailures, cost <= left else { return nil }
                 state.started += 1
                 if !state.running.isEmpty {
@@ -358,13 +381,13 @@ final class SequenceExplorer: Sendable {
         _ program: SequenceProgram, failure: ProgramFailure, number: Int, choices: [UInt64], size: Int, of programs: Gen<DrawnProgram>
     ) {
         let executor = self.executor
-        let left = state.withLock { allowance.shrinking - $0.outcome.shrinkingRequests }
+        let left = state.withLock { $0.shrinkingLeft(allowance) }
         let shrunk = try? Self.shrink(failure, of: program, choices: choices, size: size, generator: programs, allowance: left) { candidate, classifying in
             blockingAwait { await executor.run(candidate, classifying: classifying) }
         }
         let note: String? = switch shrunk?.stopReason {
         case .minimal?: nil
-        case .replayBudget?: "shrinking stopped when its allowance of \(allowance.shrinking) requests was spent; a smaller sequence may fail too"
+        case .replayBudget?: "shrinking stopped when the \(left) requests left to it were spent; a smaller sequence may fail too"
         case let reason?: "shrinking stopped (\(reason)); a smaller sequence may fail too"
         case nil: "not shrunk: its choices no longer draw it"
         }

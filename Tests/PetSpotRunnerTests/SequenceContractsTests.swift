@@ -9,6 +9,7 @@ import PetSpotMockTransport
 import PetSpotModel
 import PetSpotPlantedDefects
 import PetSpotPropertyEngine
+import PetSpotRunner
 @testable import PetSpotReport
 @testable import PetSpotSequences
 import Testing
@@ -348,5 +349,35 @@ struct SequenceContractsTests {
         let short = SequenceContracts.allowance(sent: 500, limit: 1000)
         #expect(short.exploring + short.shrinking == 1000 - 500 - SequenceContracts.reserve)
         #expect(SequenceContracts.allowance(sent: 1950, limit: 2000).exploring == 0)
+    }
+}
+
+/// How the stateful group spends its allowances against an in-process mock, run alone.
+@Suite("sequences and concurrency: exploring borrows while nothing fails")
+struct SequenceAllowanceTests {
+    /// The requests the group's summary says it sent exploring and shrinking.
+    static func spent(_ defects: Set<MockDefect>) async throws -> (exploring: Int, shrinking: Int) {
+        let others = Set(ContractRegistry.groups.map(\.name)).subtracting([SequenceContracts().name])
+        let (report, _) = try await PlantedDefectRuns.run(defects, profile: .strict, skippingGroups: others)
+        let summary = try #require(report.groups.first { $0.name == SequenceContracts().name }?.summary)
+        let figures = try #require(summary.firstMatch(of: /(\d+) requests exploring, (\d+) shrinking/), "\(summary)")
+        return (Int(figures.1)!, Int(figures.2)!)
+    }
+
+    @Test("a run where nothing fails explores past its allowance, into half the shrinking allowance")
+    func borrowsWhileNothingFails() async throws {
+        let allowance = SequenceContracts.allowance(sent: 0, limit: 2000)
+        let spent = try await Self.spent([])
+        #expect(spent.exploring > allowance.exploring, "\(spent)")
+        #expect(spent.exploring <= allowance.exploringWhileNothingFails && spent.shrinking == 0, "\(spent)")
+    }
+
+    @Test("once a program fails, exploring stops at its own allowance and shrinking keeps its whole allowance")
+    func stopsBorrowingAtAFailure() async throws {
+        let allowance = SequenceContracts.allowance(sent: 0, limit: 2000)
+        // Found within a few programs: every upload after the first is refused.
+        let spent = try await Self.spent([.sequencePasswordRehashedOnUpload])
+        #expect(spent.shrinking > 0 && spent.exploring + spent.shrinking <= allowance.exploring + allowance.shrinking, "\(spent)")
+        #expect(spent.exploring <= allowance.exploring, "\(spent)")
     }
 }

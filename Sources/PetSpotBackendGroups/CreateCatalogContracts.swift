@@ -36,7 +36,7 @@ package struct CreateCatalogContracts: BackendContractGroup {
         let contract = Self.contractName(item)
         let base = catalog.basePayload(microchipNumber: backend.microchip())
         if item.setup == .createBaseFirst, case .failure(let setup) = try await backend.create(base) {
-            backend.record(contract, "setup: creating the base payload did not answer 201", request: setup.request, expected: "201", response: setup.response)
+            backend.recordSetupFailure([contract], setup, what: "creating the base payload")
             return
         }
         let body: CaseBody

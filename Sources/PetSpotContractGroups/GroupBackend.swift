@@ -244,9 +244,14 @@ package struct GroupBackend: Sendable {
             bodyLength: bodyLength)
     }
 
-    /// Records a failed setup as a failure of each of `contracts`.
+    /// Records a failed setup as a failure of each of `contracts`, saying what went wrong:
+    /// `setup: creating an announcement got no answer: timed out`, `... did not answer 201`.
     package func recordSetupFailure(_ contracts: [String], _ setup: FailedSetup, what: String) {
-        let problem = setup.problem.map { "setup: \(what): \($0)" } ?? "setup: \(what) did not answer 201"
+        let problem = switch (setup.problem, setup.response) {
+        case (let found?, _): "setup: \(what): \(found)"
+        case (nil, .failure(let error)): "setup: \(what) got no answer: \(error)"
+        case (nil, .success): "setup: \(what) did not answer 201"
+        }
         for contract in contracts {
             record(contract, problem, request: setup.request, expected: "201", response: setup.response)
         }

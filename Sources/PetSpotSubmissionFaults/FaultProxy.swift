@@ -365,7 +365,8 @@ package final class FaultProxy: Sendable {
         body: Data(#"{"error":{"requestId":"petspot-fault-proxy","code":"PAYLOAD_TOO_LARGE","message":"Request payload exceeds maximum size limit (100KB)"}}"#.utf8))
 
     /// Writes `answer` (with `Connection: close`), unless the app has already closed the
-    /// connection: then it gave up.
+    /// connection: then it gave up. A reset after the write is the app closing with the answer
+    /// unread.
     private static func deliver(_ answer: TransportResponse, to client: Int32, started: ContinuousClock.Instant) -> Delivery {
         if peerClosed(client, waitMilliseconds: 0) { return .gaveUp(afterSeconds: seconds(since: started)) }
         var headers = HTTPHeaders()
@@ -378,7 +379,7 @@ package final class FaultProxy: Sendable {
         }
         _ = shutdown(client, Int32(SHUT_WR))
         // The app reads the answer and closes; wait briefly so that its close is not a reset.
-        _ = peerClosed(client, waitMilliseconds: 200)
+        if peerReset(client, waitMilliseconds: 200) { return .unread(status: answer.status, afterSeconds: seconds(since: started)) }
         return .answered(status: answer.status)
     }
 
@@ -517,6 +518,13 @@ package final class FaultProxy: Sendable {
         // The app sent more bytes (it should not): drain them and keep waiting.
         _ = recv(client, &byte, 1, Int32(MSG_DONTWAIT))
         return false
+    }
+
+    /// Whether the app reset `client` (closed it with bytes unread) within `waitMilliseconds`.
+    private static func peerReset(_ client: Int32, waitMilliseconds: Int) -> Bool {
+        guard Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: waitMilliseconds) else { return false }
+        var byte: UInt8 = 0
+        return recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) < 0 && errno == ECONNRESET
     }
 
     /// Closes `client` with a reset (`SO_LINGER` 0), as a refused connection looks to the app.

@@ -38,11 +38,21 @@ package struct ScenarioRun: Sendable {
 
     /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
     /// request, which the proxy answers at once (a loaded machine delayed it past the app's
-    /// time-out). Such a run says nothing about the app and is run again.
+    /// time-out), before the answer was written or, in an attempt that ended in an alert, with
+    /// it unread. Such a run says nothing about the app and is run again. (An app may leave an
+    /// answer's body unread and go on: only the alert says that it gave up.)
     package var isDisturbed: Bool {
-        exchanges.contains { exchange in
-            guard exchange.fault == nil, case .gaveUp = exchange.delivery, exchange.request != nil else { return false }
-            return true
+        turns.contains { turn in
+            turn.exchanges.contains { exchange in
+                guard exchange.fault == nil, exchange.request != nil else { return false }
+                switch exchange.delivery {
+                case .gaveUp: return true
+                case .unread:
+                    if case .success(.alert) = turn.turn.answer { return true }
+                    return false
+                case .answered, .noAnswer, .outwaited: return false
+                }
+            }
         }
     }
 }
@@ -92,6 +102,8 @@ extension ScenarioRun {
         }
         switch exchange.delivery {
         case .answered(let status): parts.append(exchange.fault == nil ? "answered \(status)" : "the app got \(status)")
+        case .unread(let status, let seconds):
+            parts.append("\(exchange.fault == nil ? "answered" : "the app was sent") \(status); the app closed the connection without reading it after \(ContractReport.seconds(seconds)) s")
         case .noAnswer: parts.append("the app got no answer")
         case .gaveUp(let seconds): parts.append("the app gave up after \(ContractReport.seconds(seconds)) s")
         case .outwaited(let seconds): parts.append("the app still waited after \(ContractReport.seconds(seconds)) s, when the runner closed the connection")

@@ -497,10 +497,7 @@ struct SubmissionFaultCheck: Sendable {
     static func consequence(_ property: SubmissionProperty, _ run: ScenarioRun, rule: SubmissionRule) -> String {
         switch property {
         case .getsThrough:
-            let conflict = run.exchanges.contains { exchange in
-                if case .answered(409) = exchange.delivery { return true }
-                return false
-            }
+            let conflict = run.exchanges.contains { $0.delivery.writtenStatus == 409 }
             if conflict, let microchip = run.microchip {
                 let again = rule == .spec
                     ? "every Try Again creates again"

@@ -62,9 +62,9 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             }
             let expected: String
             switch last.delivery {
-            case .answered(let status) where status == 201:
+            case .answered(let status) where status == 201, .unread(let status, _) where status == 201:
                 return "attempt \(number + 1) showed the alert \"\(message)\" although its last request (\(describe(last.request))) was answered 201"
-            case .answered: expected = wentWrong
+            case .answered, .unread: expected = wentWrong
             case .noAnswer, .gaveUp, .outwaited: expected = noConnection
             }
             if message != expected {
@@ -101,13 +101,13 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
                 return "\(attemptText) left the flow, but its last request was "
                     + (attempt.exchanges.last.map { "\(describe($0.request)) (\(met($0)))" } ?? "none") + ", not the photo upload"
             }
-            guard case .answered(201) = last.delivery else {
+            guard last.delivery.writtenStatus == 201 else {
                 return "\(attemptText) left the flow although its photo upload met \(met(last))"
             }
             let before = run.exchanges.filter { $0.index < last.index }
             guard let latest = before.last(where: { exchange in
-                guard let request = exchange.request, ScenarioExecutor.isCreate(request), case .answered(201) = exchange.delivery else { return false }
-                return true
+                guard let request = exchange.request, ScenarioExecutor.isCreate(request) else { return false }
+                return exchange.delivery.writtenStatus == 201
             }), let created = run.created.first(where: { $0.request == latest.index }) else {
                 return "\(attemptText) left the flow, but no create had been answered 201 to the app before its upload to \(uploaded)"
             }
@@ -194,6 +194,8 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
     static func met(_ exchange: ProxiedExchange) -> String {
         switch exchange.delivery {
         case .answered(let status): return "a \(status) answer" + (exchange.fault.map { " (\($0))" } ?? "")
+        case .unread(let status, let seconds):
+            return "a \(status) answer, left unread when it closed the connection after \(ContractReport.seconds(seconds)) s" + (exchange.fault.map { " (\($0))" } ?? "")
         case .noAnswer: return "no answer (\(exchange.fault?.description ?? "the connection closed"))"
         case .gaveUp(let seconds): return "a time-out after \(ContractReport.seconds(seconds)) s" + (exchange.fault.map { " (\($0))" } ?? "")
         case .outwaited(let seconds):

@@ -93,6 +93,56 @@ struct SubmissionFaultTests {
         #expect((try? after.get().status) == 200)
     }
 
+    @Test("an answer the app leaves unread when it closes the connection (a reset) is logged unread; one it reads, answered")
+    func unreadAnswer() async throws {
+        let rig = try Rig()
+        defer { rig.proxy.stop() }
+        rig.proxy.begin(faults: [], holdLimit: 10)
+        let port = rig.url.port ?? 0, create = Self.raw(Self.createRequest())
+        // The proxy waits 200 ms after its write for the close: a loaded machine can make this
+        // test close later, when the answer counts as read. So up to 5 tries, until one is unread.
+        var tries = 0
+        while tries < 5 {
+            tries += 1
+            let connection = try RawHTTPConnection(port: port, timeout: 30)
+            try connection.write(create)
+            // Until the answer is there (a hang guard of 30 s, not a measure), then closed unread.
+            #expect(Socket.wait(connection.descriptor, events: Int16(POLLIN), timeoutMilliseconds: 30_000))
+            connection.close()
+            if case .unread(201, _) = rig.proxy.exchanges(settlingFor: 30).last?.delivery { break }
+        }
+        let log = rig.proxy.exchanges(settlingFor: 30)
+        guard case .unread(201, _) = log.last?.delivery else {
+            Issue.record("no try was logged unread: \(log.map(\.delivery))")
+            return
+        }
+        let reading = try RawHTTPConnection(port: port, timeout: 30)
+        try reading.write(create)
+        #expect(try reading.readResponse()?.status == 201)
+        reading.close()
+        #expect(rig.proxy.exchanges(settlingFor: 30).last?.delivery == .answered(status: 201))
+    }
+
+    @Test("a run is disturbed when the app gave up on a healthy request, or left its answer unread and showed an alert; not when it went on")
+    func disturbance() {
+        let flowCase = validMissingCase()
+        func run(_ delivery: Delivery, fault: NetworkFault? = nil, answer: SubmissionAnswer) -> ScenarioRun {
+            var run = ScenarioRun(
+                scenario: SubmissionScenario(flowCase: flowCase, microchip: nil, faults: [fault], cancels: []), flowCase: flowCase,
+                microchip: nil, photo: Data(), requestTimeout: 0.3)
+            let exchange = ProxiedExchange(
+                index: 0, fault: fault, request: Self.createRequest(), backendAnswer: nil, sentAnswer: nil, delivery: delivery)
+            run.turns = [ScenarioTurn(action: .submit, turn: AppTurn(answer: .success(answer)), exchanges: [exchange], requestsBefore: 0)]
+            return run
+        }
+        let alert = SubmissionAnswer.alert(message: SubmissionProperty.noConnection)
+        #expect(run(.gaveUp(afterSeconds: 0.001), answer: alert).isDisturbed)
+        #expect(run(.unread(status: 201, afterSeconds: 0.001), answer: alert).isDisturbed)
+        #expect(!run(.unread(status: 201, afterSeconds: 0.001), answer: .submitted(managementPassword: "p")).isDisturbed)
+        #expect(!run(.unread(status: 500, afterSeconds: 0.001), fault: .answer500, answer: alert).isDisturbed)
+        #expect(!run(.answered(status: 201), answer: alert).isDisturbed)
+    }
+
     /// A scenario run on the reference model through a fresh rig.
     static func run(_ scenario: SubmissionScenario, rule: SubmissionRule) throws -> ScenarioRun {
         let backend = MockBackend(profile: .strict)

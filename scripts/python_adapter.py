@@ -24,7 +24,9 @@ build. `--break` plants defects on top of the release's own, and these protocol 
   banner                  print "PetSpot adapter RELEASE ready" on standard output before the first answer
   wrong-v                 answer every question with "v": 3
   ignore-request-timeout  urllib waits 60 s for an answer whatever the question's requestTimeout
-                          (the alert as before once it gives up)"""
+                          (the alert as before once it gives up)
+  timeout-in-milliseconds urllib is given the question's requestTimeout as milliseconds (0.3 s becomes
+                          0.3 ms): it gives up before any answer comes"""
 import base64, datetime, http.client, json, socket, sys, unicodedata, urllib.error, urllib.parse, urllib.request, uuid, zoneinfo
 
 DEFECTS = [  # name, field, boundary class: the same list as Sources/petspot-example-adapter/Defects.swift
@@ -70,7 +72,7 @@ SUBMISSION_DEFECTS = [  # name, field, property, summary: the same as Defects.sw
     ("submit-shows-first-password", "submission", "leaves-flow", "after a retry, the submitted answer shows the first attempt's managementPassword"),
     ("submit-retry-untrimmed", "submission", "inputs-kept", "Try Again rebuilds the body from the untrimmed inputs: petName, breed, description, reward and email as typed"),
 ]
-PROTOCOL_BREAKS = ["crash-on-submit", "banner", "wrong-v", "ignore-request-timeout"]  # not defects: --list-defects leaves them out
+PROTOCOL_BREAKS = ["crash-on-submit", "banner", "wrong-v", "ignore-request-timeout", "timeout-in-milliseconds"]  # not defects: --list-defects leaves them out
 RELEASES = {  # name: (has the Found flow, sends petName/breed/age, sends 0.0, 0.0 for an empty location, status by flow, protocol version)
     "1.0": (False, False, True, False, 1),
     "1.4": (True, True, False, False, 2),
@@ -436,7 +438,7 @@ def answer_v2(q):
         if not isinstance(path, str) or not path: sys.exit(f"python_adapter: question {q['id']}: photoPath is not a path")
         flow = answer(q)
         if flow["outcome"] != "submitted": return flow
-        timeout = 60.0 if has("ignore-request-timeout") else float(q["requestTimeout"])
+        timeout = 60.0 if has("ignore-request-timeout") else float(q["requestTimeout"]) / (1000 if has("timeout-in-milliseconds") else 1)
         report = {"id": q["id"], "question": q, "payload": flow["payload"], "photoPath": q["photoPath"],
                   "service": Service(q["baseURL"], timeout), "attempts": 0, "first": None, "pending": None}
         reports[q["id"]] = report

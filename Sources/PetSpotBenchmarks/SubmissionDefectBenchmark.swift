@@ -16,25 +16,31 @@ import PetSpotRuntime
 ///
 /// The adapter is found as ``DefectBenchmark`` finds it (`PETSPOT_BENCH_ADAPTER`, else the example
 /// adapter beside this executable); `PETSPOT_BENCH_SEEDS` sets the seeds (default 10);
-/// `PETSPOT_BENCH_DEFECTS=name,name` runs only those defects, and may name the protocol break
-/// `ignore-request-timeout` (caught by the property time-out; left out otherwise: each of its held
-/// answers costs the hold's limit, 10.3 s).
+/// `PETSPOT_BENCH_DEFECTS=name,name` runs only those defects. The protocol break
+/// `timeout-in-milliseconds` (an app that gives up before any answer comes: the judged contract
+/// catches it) runs with the listed defects; `ignore-request-timeout` (caught by the property
+/// time-out) only when `PETSPOT_BENCH_DEFECTS` names it: each of its held answers costs the hold's
+/// limit, 10.3 s.
 enum SubmissionDefectBenchmark {
-    /// One planted submission defect: its name and the property it breaks.
+    /// One planted submission defect: its name and what catches it.
     struct Defect: Sendable {
         let name: String
-        let property: String
+        /// The short id of the property it breaks (the third column of `--list-defects`), or
+        /// ``SubmissionFaultRun/judged``.
+        let caughtBy: String
     }
 
     /// The submission defects `command --list-defects` prints.
     static func defects(of command: String) throws -> [Defect] {
         try DefectBenchmark.listed(by: command).compactMap { columns in
-            columns.count >= 3 && columns[1] == "submission" ? Defect(name: columns[0], property: columns[2]) : nil
+            columns.count >= 3 && columns[1] == "submission" ? Defect(name: columns[0], caughtBy: columns[2]) : nil
         }
     }
 
-    /// Protocol breaks a property catches, run only when `PETSPOT_BENCH_DEFECTS` names them.
-    static let protocolBreaks = [Defect(name: "ignore-request-timeout", property: "time-out")]
+    /// Protocol breaks run with the listed defects.
+    static let protocolBreaks = [Defect(name: "timeout-in-milliseconds", caughtBy: SubmissionFaultRun.judged)]
+    /// Protocol breaks run only when `PETSPOT_BENCH_DEFECTS` names them.
+    static let slowProtocolBreaks = [Defect(name: "ignore-request-timeout", caughtBy: "time-out")]
 
     /// The input classes a retry met, `(met, of)`, read off the group's summary.
     static func retriedClasses(_ report: ContractReport) -> (met: Int, of: Int)? {
@@ -52,8 +58,8 @@ enum SubmissionDefectBenchmark {
                 "bench submission-defects: no adapter found (build petspot-example-adapter, or set PETSPOT_BENCH_ADAPTER)", command: "bench")
         }
         let only = Set((environment["PETSPOT_BENCH_DEFECTS"] ?? "").split(separator: ",").map(String.init))
-        let defects = try defects(of: command).filter { only.isEmpty || only.contains($0.name) }
-            + protocolBreaks.filter { only.contains($0.name) }
+        let defects = try (defects(of: command) + protocolBreaks).filter { only.isEmpty || only.contains($0.name) }
+            + slowProtocolBreaks.filter { only.contains($0.name) }
         let seeds = max(1, Int(environment["PETSPOT_BENCH_SEEDS"] ?? "") ?? 10)
         func runOnce(_ adapter: String, seed: Int) -> (failed: Set<String>, faults: Int, seconds: Double, classes: (met: Int, of: Int)?) {
             let started = DispatchTime.now().uptimeNanoseconds
@@ -62,7 +68,7 @@ enum SubmissionDefectBenchmark {
             oracle.finish()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             guard let report else { return ([], 0, seconds, nil) }
-            return (SubmissionFaultRun.failedProperties(report), SubmissionFaultRun.mostFaultsShown(report), seconds, retriedClasses(report))
+            return (SubmissionFaultRun.failedContracts(report), SubmissionFaultRun.mostFaultsShown(report), seconds, retriedClasses(report))
         }
         var passing = 0, everyClass = 0
         var times: [Double] = []
@@ -87,7 +93,7 @@ enum SubmissionDefectBenchmark {
                 let outcome = runOnce("\(command) --break \(defect.name)", seed: seed)
                 runs += 1
                 defectTimes.append(outcome.seconds)
-                if outcome.failed.contains(defect.property) {
+                if let contract = SubmissionFaultRun.contract(caughtBy: defect.caughtBy), outcome.failed.contains(contract) {
                     caught += 1
                     caughtSeeds += 1
                     faults = max(faults, outcome.faults)
@@ -98,7 +104,7 @@ enum SubmissionDefectBenchmark {
             mostFaults = max(mostFaults, faults)
             emit(BenchmarkFigure(
                 "submission_defect_\(defect.name)_caught", "\(caughtSeeds)/\(seeds)",
-                "seeds (\(defect.property)), at most \(faults) fault(s) shown, median \(Benchmarks.format(DefectBenchmark.median(defectTimes), decimals: 2)) s"))
+                "seeds (\(defect.caughtBy)), at most \(faults) fault(s) shown, median \(Benchmarks.format(DefectBenchmark.median(defectTimes), decimals: 2)) s"))
         }
         emit(BenchmarkFigure("planted_submission_defects_caught", "\(caught)/\(runs)", "runs (\(defects.count) defects x \(seeds) seeds)"))
         emit(BenchmarkFigure("planted_submission_defects_most_faults_shown", String(mostFaults), "faults in a shrunk scenario"))

@@ -27,10 +27,25 @@ package enum SubmissionFaultRun {
         return recorder.report(command: "check", arguments: [], target: app.name, seed: seed, startedAt: Date())
     }
 
+    /// What catches a planted defect that makes the app give up on healthy answers: the judged
+    /// contract (``SubmissionFaultContracts/judgedContract``).
+    package static let judged = "judged"
+
+    /// The contract of the group that fails when a planted defect is caught: `caughtBy` is a
+    /// property's short id (``SubmissionProperty``) or ``judged``; `nil` for anything else.
+    package static func contract(caughtBy: String) -> String? {
+        caughtBy == judged ? SubmissionFaultContracts.judgedContract : SubmissionProperty(rawValue: caughtBy)?.contract
+    }
+
+    /// The contracts of the group that the report's app failed, by name.
+    package static func failedContracts(_ report: ContractReport) -> Set<String> {
+        let group = report.groups.first { $0.name == SubmissionFaultContracts().name }
+        return Set(group?.contracts.filter { $0.status == .failed }.map(\.name) ?? [])
+    }
+
     /// The properties (their short ids) the report's app failed.
     package static func failedProperties(_ report: ContractReport) -> Set<String> {
-        let group = report.groups.first { $0.name == SubmissionFaultContracts().name }
-        let failed = Set(group?.contracts.filter { $0.status == .failed }.map(\.name) ?? [])
+        let failed = failedContracts(report)
         return Set(SubmissionProperty.allCases.filter { failed.contains($0.contract) }.map(\.rawValue))
     }
 

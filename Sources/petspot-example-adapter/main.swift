@@ -41,6 +41,8 @@
 //   no-flush                answer through a buffered stdout that is never flushed
 //   ignore-request-timeout  the submission's HTTP client ignores the question's requestTimeout and
 //                           waits URLSession's default 60 s for an answer (the alert as before once it gives up)
+//   timeout-in-milliseconds the submission's HTTP client reads the question's requestTimeout as
+//                           milliseconds (0.3 s becomes 0.3 ms): it gives up before any answer comes
 //   shuffle-fields          (not a defect) blocked fields listed in reverse order
 import Foundation
 import PetSpotJSON
@@ -58,11 +60,12 @@ struct Breaks {
     var silent = false
     var noFlush = false
     var ignoreRequestTimeout = false
+    var timeoutInMilliseconds = false
     var shuffleFields = false
 
     static let protocolModes = [
         "crash-on-id N", "crash-on-submit", "slow", "garbage", "wrong-id", "wrong-v", "banner", "silent", "no-flush",
-        "ignore-request-timeout", "shuffle-fields",
+        "ignore-request-timeout", "timeout-in-milliseconds", "shuffle-fields",
     ]
 
     static var usage: String {
@@ -104,6 +107,7 @@ struct Breaks {
             case "silent": silent = true
             case "no-flush": noFlush = true
             case "ignore-request-timeout": ignoreRequestTimeout = true
+            case "timeout-in-milliseconds": timeoutInMilliseconds = true
             case "shuffle-fields": shuffleFields = true
             case "crash-on-id":
                 guard index < words.count, let id = Int(words[index]) else { throw UsageError("crash-on-id needs a question id") }
@@ -114,6 +118,14 @@ struct Breaks {
                 defects.insert(word)
             }
         }
+    }
+
+    /// The time-out the submission's HTTP client uses for a question's `requestTimeout`: `nil`
+    /// (URLSession's default) under `ignore-request-timeout`, a thousandth of it under
+    /// `timeout-in-milliseconds`.
+    func requestTimeout(given seconds: Double) -> Double? {
+        if ignoreRequestTimeout { return nil }
+        return timeoutInMilliseconds ? seconds / 1000 : seconds
     }
 }
 
@@ -224,7 +236,7 @@ enum Request {
 
 /// The request on `line` and the version its answer carries, for an adapter that speaks versions
 /// up to `spoken`; a line that is not one ends the program with the reason.
-func decode(_ line: String, spoken: Int, ignoreRequestTimeout: Bool) -> (version: Int, request: Request) {
+func decode(_ line: String, spoken: Int, breaks: Breaks) -> (version: Int, request: Request) {
     guard let value = try? JSONValue.parse(line), case .object(let object) = value else { fail("question is not a JSON object") }
     guard let version = object["v"]?.numberValue?.intValue, version >= 1 else {
         fail("question's \"v\" is \(object["v"]?.serialized() ?? "missing"), not a protocol version (1, 2, ...)")
@@ -242,7 +254,7 @@ func decode(_ line: String, spoken: Int, ignoreRequestTimeout: Bool) -> (version
             fail("question \(id): requestTimeout is not a number of seconds above 0")
         }
         guard let photoPath = object["photoPath"]?.stringValue, !photoPath.isEmpty else { fail("question \(id): photoPath is not a path") }
-        let service = SubmissionService(baseURL: baseURL, requestTimeout: ignoreRequestTimeout ? nil : timeout)
+        let service = SubmissionService(baseURL: baseURL, requestTimeout: breaks.requestTimeout(given: timeout))
         return (2, .submit(question, service: service, photoPath: photoPath))
     case let op? where op == "tryAgain" || op == "cancel":
         guard let report = object["report"]?.numberValue?.intValue else { fail("question \(id): report is not the id of a submit question") }
@@ -283,7 +295,7 @@ func unknownReport(_ id: Int, _ report: Int) -> String {
 @MainActor
 func answer(to line: String, options: Options, app: FlowApp, screens: ReportScreens) async -> String {
     let breaks = options.breaks
-    let (version, request) = decode(line, spoken: options.protocolVersion, ignoreRequestTimeout: breaks.ignoreRequestTimeout)
+    let (version, request) = decode(line, spoken: options.protocolVersion, breaks: breaks)
     if breaks.crashOnId == request.id { exit(70) }
     if breaks.crashOnSubmit && request.isSubmission { crashInSubmissionCode() }
     if breaks.slow { try? await Task.sleep(for: .seconds(30)) }

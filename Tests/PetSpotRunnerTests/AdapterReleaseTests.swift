@@ -298,7 +298,7 @@ struct AdapterReleaseTests {
         }
         let help = try await kind.transcript(["--help"], [])
         #expect(help.status == 0)
-        for word in ["--release 1.0", "--release 1.4", "--protocol 1|2", "crash-on-submit", "banner", "wrong-v", "ignore-request-timeout"] {
+        for word in ["--release 1.0", "--release 1.4", "--protocol 1|2", "crash-on-submit", "banner", "wrong-v", "ignore-request-timeout", "timeout-in-milliseconds"] {
             #expect(help.lines.contains { $0.contains(word) }, "--help lacks \(word)")
         }
     }

@@ -54,6 +54,21 @@ struct SubmissionDefectTests {
         #expect(!report.findings.isEmpty)
     }
 
+    /// Some of its runs are judged all the same (it closed a connection before sending a byte,
+    /// which is no request to the proxy, or read an answer as its time-out fired), and fail a
+    /// property. The verdict is red either way.
+    @Test("an app that gives up before any answer comes (its time-out read as milliseconds) fails the judged contract")
+    func impatientApp() async throws {
+        let oracle = AdapterOracle(command: "\(SubmissionDefectList.adapter) --break timeout-in-milliseconds", timeout: 5)
+        defer { oracle.finish() }
+        let report = try await SubmissionFaultRun.report(oracle: oracle, seed: 1, settings: Self.settings)
+        #expect(SubmissionFaultRun.failedContracts(report).contains(SubmissionFaultContracts.judgedContract), "\(report.consoleText)")
+        let group = try #require(report.groups.first { $0.name == SubmissionSettings.groupName })
+        let judged = try #require(group.contracts.first { $0.name == SubmissionFaultContracts.judgedContract })
+        let message = judged.failures.first?.message ?? ""
+        #expect(message.contains("the app gave up on a healthy answer") && message.contains("its request time-out is 1 s"), "\(message)")
+    }
+
     @Test("each planted submission defect fails the property it breaks, shrunk to at most 3 faults",
           arguments: SubmissionDefectList.all.map(\.name))
     func caught(defect: String) async throws {

@@ -81,8 +81,17 @@ struct CreateRequestValidator {
     /// The names of the accepted keys.
     static let knownKeys: Set<String> = Set(rules.map(\.name))
 
-    /// The rules by field name.
-    private static let rulesByName: [String: CreateFieldRule] = Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0) })
+    /// ``CreateRequestCheck/reportingOrder`` with each field's rule looked up once, not per request.
+    private static let checksInOrder: [(check: CreateRequestCheck, rule: CreateFieldRule?)] = {
+        let rulesByName = Dictionary(uniqueKeysWithValues: rules.map { ($0.name, $0) })
+        return CreateRequestCheck.reportingOrder.map { check in
+            guard case .field(let name) = check else { return (check, nil) }
+            return (check, rulesByName[name])
+        }
+    }()
+
+    /// The rules of the contact rule: email and phone.
+    private static let contactRules = rules.filter { $0.name == "email" || $0.name == "phone" }
 
     let behaviour: MockBehaviour
     /// The contract changes served (none: the contract of backend-contract.md).
@@ -96,10 +105,10 @@ struct CreateRequestValidator {
     func firstProblem(in body: JSONObject) -> MockProblem? {
         if behaviour.has(.createContactBeforeFields), let problem = contactProblem(body) { return problem }
         if behaviour.has(.createUnknownKeyFirst), let problem = unknownKeyProblem(body) { return problem }
-        for step in CreateRequestCheck.reportingOrder {
+        for (step, rule) in CreateRequestValidator.checksInOrder {
             switch step {
             case .field(let name):
-                guard isField(name), let rule = CreateRequestValidator.rulesByName[name] else { continue }
+                guard let rule, !isRemoved(name) else { continue }
                 if let problem = check(rule, value(of: rule, in: body)) { return problem }
                 if name == "locationLongitude" && changes.contains(.nullIslandRefused) && CreateRequestValidator.isNullIsland(body) {
                     return .changedContract(.nullIsland)
@@ -115,8 +124,11 @@ struct CreateRequestValidator {
 
     /// Whether `name` is a field of the served contract (`breed-removed` takes breed out).
     private func isField(_ name: String) -> Bool {
-        CreateRequestValidator.knownKeys.contains(name) && !(name == "breed" && changes.contains(.breedRemoved))
+        CreateRequestValidator.knownKeys.contains(name) && !isRemoved(name)
     }
+
+    /// Whether a served change took the field `name` out of the contract.
+    private func isRemoved(_ name: String) -> Bool { name == "breed" && changes.contains(.breedRemoved) }
 
     /// Whether the field must be present: its kind says so, or a served change made it required.
     private func isRequired(_ rule: CreateFieldRule) -> Bool {
@@ -144,8 +156,7 @@ struct CreateRequestValidator {
 
     private func contactProblem(_ body: JSONObject) -> MockProblem? {
         guard !behaviour.has(.createContactUnchecked) else { return nil }
-        let contacts = CreateRequestValidator.rules.filter { $0.name == "email" || $0.name == "phone" }
-        return contacts.allSatisfy({ value(of: $0, in: body) == nil }) ? .missingContact : nil
+        return CreateRequestValidator.contactRules.allSatisfy({ value(of: $0, in: body) == nil }) ? .missingContact : nil
     }
 
     /// Whether both coordinates are numbers equal to 0 (`-0` included).

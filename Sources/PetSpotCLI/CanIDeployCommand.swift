@@ -131,7 +131,10 @@ struct CanIDeployCommand: RunnerCommand {
         await backend.cleanUp(recorder: recorder)
         recorder.note("microchip numbers were replaced by fresh ones of the same length, dates moved to today (\(today.isoString) UTC); "
             + "\(transport.requestsSent) budgeted requests sent")
-        if let signal = interruption.signal { recorder.note("interrupted by \(SignalTrap.name(signal)): the releases not reached are not judged") }
+        if let signal = interruption.signal {
+            recorder.note("interrupted by \(SignalTrap.name(signal)): the releases not reached are not judged")
+            InterruptedRun.record(signal, unchecked: "the releases not reached are not judged", in: recorder, seed: nil, replay: nil)
+        }
         let report = recorder.report(command: "can-i-deploy", arguments: arguments, target: target.baseURL.absoluteString, seed: nil, startedAt: startedAt)
         try target.outputs.deliver(report, to: output)
         return interruption.exitCode ?? report.exitCode

@@ -34,6 +34,7 @@ extension RunCommand {
         if let signal = interruption.signal {
             recorder.note(
                 "interrupted by \(SignalTrap.name(signal)): no case was started after it; cleanup ran; exit code \(SignalTrap.exitCode(for: signal).rawValue)")
+            InterruptedRun.record(signal, unchecked: "no case was started after it", in: recorder, seed: seed, replay: replay)
         }
         if let deadline, deadline.hasPassed {
             let skipped = recorder.summary.skipped

@@ -92,9 +92,11 @@ package enum ContractRegistry {
             try await checkSideBySide(starting, session)
         }
         if let signal = interruption?.signal {
-            session.recorder.note(
-                "interrupted by \(SignalTrap.name(signal))"
-                    + (notRun.interrupted.isEmpty ? "" : "; not run: \(notRun.interrupted.joined(separator: ", "))"))
+            let unrun = notRun.interrupted.joined(separator: ", ")
+            session.recorder.note("interrupted by \(SignalTrap.name(signal))" + (unrun.isEmpty ? "" : "; not run: \(unrun)"))
+            InterruptedRun.record(
+                signal, unchecked: unrun.isEmpty ? "the groups under way started no case after it" : "not run: \(unrun)",
+                in: session.recorder, seed: session.seed, replay: session.replay)
         }
         await session.backend?.cleanUp(recorder: session.recorder)
         return notRun

@@ -59,7 +59,9 @@ struct CheckAllTests {
         #expect(notRun.interrupted == applicable)
         #expect(notRun.heldBack.isEmpty)
         let report = Self.report(recorder)
-        #expect(report.groups.isEmpty, "\(report.groups.map(\.name))")
+        #expect(report.groups.map(\.name) == [InterruptedRun.group], "only the interruption's own contract: \(report.groups.map(\.name))")
+        #expect(report.groups.first?.contracts.map(\.status) == [.failed], "an interrupted run never passes")
+        #expect(report.exitCode == .contractFailed)
         #expect(report.notes == ["interrupted by SIGTERM; not run: " + applicable.joined(separator: ", ")])
     }
 

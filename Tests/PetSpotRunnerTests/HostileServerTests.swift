@@ -6,6 +6,7 @@ import PetSpotHTTP
 import PetSpotJSON
 import PetSpotMockBackend
 @testable import PetSpotReport
+import PetSpotRunner
 import PetSpotRuntime
 import PetSpotTestSupport
 import Testing
@@ -464,6 +465,8 @@ struct HostileServerProcessTests {
         #expect(outcome.err.contains("received: no new case is started"))
         #expect(outcome.out.contains("interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"))
         let report = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+        let interruption = report["groups"]?.arrayValue?.first { $0["name"]?.stringValue == InterruptedRun.group }
+        #expect(interruption?["contracts"]?[0]?["status"] == "failed", "an interrupted run never passes")
         let leftovers = Set(report["leftovers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
         let stored = server.storedIds
         #expect(stored.count == server.backend.storedAnnouncementCount)

@@ -1,5 +1,6 @@
 import Foundation
 import PetSpotJSON
+import PetSpotRunner
 import PetSpotRuntime
 import PetSpotProcess
 import PetSpotTestSupport
@@ -223,7 +224,10 @@ struct MisbehavingAdapterTests {
     func signalToLongCheck() throws {
         let binary = try #require(ToolBinary.path)
         let child = try WatchedChild(binary, ["check", "--cases", "100000", "--budget", "600", "--seed", "3", "--no-progress"])
-        usleep(1_500_000)
+        // Once the runner catches SIGTERM (its only handler here is the check's own) and has
+        // worked a while since (the flow cases run for minutes): events, not a guessed time.
+        #expect(child.waitUntilCatching(SIGTERM))
+        #expect(child.waitForCPU(seconds: 1))
         child.send(SIGTERM)
         let outcome = child.wait(upTo: 300)
         #expect(outcome.status == 143, "\(outcome.err)")
@@ -234,6 +238,19 @@ struct MisbehavingAdapterTests {
         // Stopped early: far fewer cases than the 100,000 asked for (judged by cases, not time).
         let stopped = outcome.out.firstRange(of: #/stopped after (\d+) cases \(cancelled\)/#).flatMap { Int(outcome.out[$0].split(separator: " ")[2]) }
         #expect(stopped.map { $0 < 100_000 } == true, "\(String(describing: stopped))")
+    }
+
+    @Test("SIGTERM to check before its first group: nothing run, and the report fails (never OK with nothing checked)")
+    func signalBeforeAnyGroup() throws {
+        let binary = try #require(ToolBinary.path)
+        let child = try WatchedChild(binary, ["check", "--seed", "3", "--no-progress"])
+        #expect(child.waitUntilCatching(SIGTERM))
+        child.send(SIGTERM)
+        let outcome = child.wait(upTo: 300)
+        #expect(outcome.status == 143, "\(outcome.err)")
+        #expect(outcome.out.contains("note: interrupted by SIGTERM; not run: "), "\(outcome.out)")
+        #expect(outcome.out.contains("FAIL  \(InterruptedRun.contract)"), "\(outcome.out)")
+        #expect(outcome.out.split(separator: "\n").last?.hasPrefix("FAILED: ") == true, "\(outcome.out)")
     }
 
     @Test("an unwritable report path fails check before the adapter starts, not after the failures")

@@ -62,6 +62,45 @@ final class WatchedChild {
             err: String(decoding: process.collectedError(waitingUpTo: 10), as: UTF8.self))
     }
 
+    /// Whether the child catches `signal` (a handler is installed for it: its bit in `SigCgt` of
+    /// `/proc/PID/status`), looking `polls` times 10 ms apart (a hang guard, not a measure).
+    func waitUntilCatching(_ signal: Int32, polls: Int = 6000) -> Bool {
+        for _ in 0..<polls {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                mask & (1 << UInt64(signal - 1)) != 0
+            {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits until the child has used `seconds` more of CPU time (user and system) than when
+    /// called, looking every 10 ms, at most `polls` times (a hang guard, not a measure): on a
+    /// loaded machine this takes longer, but the child has done as much work.
+    func waitForCPU(seconds: Double, polls: Int = 60_000) -> Bool {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        func cpuTicks() -> Double? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let afterName = stat.lastIndex(of: ")")
+            else { return nil }
+            // Fields after the command name: state is the 3rd field, utime the 14th, stime the 15th.
+            let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+            return user + system
+        }
+        guard let start = cpuTicks() else { return false }
+        for _ in 0..<polls {
+            guard let now = cpuTicks() else { return false }
+            if now - start >= seconds * ticksPerSecond { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// The `VmHWM` of a running process in KiB (0 once it has ended).
     static func highWaterMark(_ pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

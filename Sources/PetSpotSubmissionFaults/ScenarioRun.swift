@@ -38,9 +38,10 @@ package struct ScenarioRun: Sendable {
 
     /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
     /// request, which the proxy answers at once (a loaded machine delayed it past the app's
-    /// time-out), before the answer was written or, in an attempt that ended in an alert, with
-    /// it unread. Such a run says nothing about the app and is run again. (An app may leave an
-    /// answer's body unread and go on: only the alert says that it gave up.)
+    /// time-out), before the answer was written or, in an attempt that ended in the no-connection
+    /// alert, with it unread. Such a run says nothing about the app and is run again. (An app may
+    /// leave an answer's body unread and go on, or show the alert for its status, as urllib's
+    /// callers do with a 409: only the no-connection alert says that it saw no answer.)
     package var isDisturbed: Bool {
         turns.contains { turn in
             turn.exchanges.contains { exchange in
@@ -48,7 +49,7 @@ package struct ScenarioRun: Sendable {
                 switch exchange.delivery {
                 case .gaveUp: return true
                 case .unread:
-                    if case .success(.alert) = turn.turn.answer { return true }
+                    if case .success(.alert(let message)) = turn.turn.answer { return message == SubmissionProperty.noConnection }
                     return false
                 case .answered, .noAnswer, .outwaited: return false
                 }

@@ -123,7 +123,7 @@ struct SubmissionFaultTests {
         #expect(rig.proxy.exchanges(settlingFor: 30).last?.delivery == .answered(status: 201))
     }
 
-    @Test("a run is disturbed when the app gave up on a healthy request, or left its answer unread and showed an alert; not when it went on")
+    @Test("a run is disturbed when the app gave up on a healthy request, or left its answer unread and showed the no-connection alert; not when it went on or showed the alert for the status")
     func disturbance() {
         let flowCase = validMissingCase()
         func run(_ delivery: Delivery, fault: NetworkFault? = nil, answer: SubmissionAnswer) -> ScenarioRun {
@@ -139,6 +139,8 @@ struct SubmissionFaultTests {
         #expect(run(.gaveUp(afterSeconds: 0.001), answer: alert).isDisturbed)
         #expect(run(.unread(status: 201, afterSeconds: 0.001), answer: alert).isDisturbed)
         #expect(!run(.unread(status: 201, afterSeconds: 0.001), answer: .submitted(managementPassword: "p")).isDisturbed)
+        // urllib's callers close a 409's answer unread, and say what a 409 means.
+        #expect(!run(.unread(status: 409, afterSeconds: 0.001), answer: .alert(message: SubmissionProperty.wentWrong)).isDisturbed)
         #expect(!run(.unread(status: 500, afterSeconds: 0.001), fault: .answer500, answer: alert).isDisturbed)
         #expect(!run(.answered(status: 201), answer: alert).isDisturbed)
     }

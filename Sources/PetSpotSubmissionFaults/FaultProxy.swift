@@ -82,6 +82,8 @@ package final class FaultProxy: Sendable {
         var nextIndex = 0
         var log: [ProxiedExchange] = []
         var inFlight = 0
+        /// Connections the app opened and closed without sending a byte.
+        var abandoned = 0
     }
 
     /// Sends a request to the backend and waits for its answer (on the request's thread).
@@ -146,6 +148,10 @@ package final class FaultProxy: Sendable {
         }
     }
 
+    /// How many connections the app has opened and closed without sending a byte since the
+    /// scenario began (as the proxy has seen so far: it notices a close on its next look).
+    package var abandonedConnections: Int { scenario.withLock { $0.abandoned } }
+
     /// What happened to every request of the scenario so far, in order, once the requests under
     /// way have ended (waiting at most `seconds`). Connections that have sent nothing are not
     /// waited for.
@@ -184,7 +190,9 @@ package final class FaultProxy: Sendable {
                 }
                 switch Self.firstByte(connection) {
                 case .none: stillSilent.append(connection)
-                case .closed: closeConnection(connection, silent: true)
+                case .closed:
+                    scenario.withLock { $0.abandoned += 1 }
+                    closeConnection(connection, silent: true)
                 case .arrived: startRequest(connection)
                 }
             }

@@ -55,11 +55,14 @@ package struct ScenarioExecutor: Sendable {
 
         var run = ScenarioRun(scenario: scenario, flowCase: flowCase, microchip: microchip, photo: photo, requestTimeout: requestTimeout)
         proxy.begin(faults: scenario.faults, holdLimit: holdLimit)
-        var seen = 0
+        var seen = 0, abandonedSeen = 0
         func record(_ action: UserAction, _ turn: AppTurn) {
             let all = proxy.exchanges(settlingFor: holdLimit + 1)
-            run.turns.append(ScenarioTurn(action: action, turn: turn, exchanges: Array(all[min(seen, all.count)...]), requestsBefore: seen))
-            seen = all.count
+            let abandoned = proxy.abandonedConnections
+            run.turns.append(ScenarioTurn(
+                action: action, turn: turn, exchanges: Array(all[min(seen, all.count)...]), requestsBefore: seen,
+                abandonedConnections: abandoned - abandonedSeen))
+            (seen, abandonedSeen) = (all.count, abandoned)
         }
         let network = SubmissionNetwork(baseURL: proxyURL, requestTimeout: requestTimeout, photoPath: photoPath)
         let (report, first) = app.submit(flowCase, over: network)

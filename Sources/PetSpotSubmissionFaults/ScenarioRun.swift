@@ -39,18 +39,20 @@ package struct ScenarioRun: Sendable {
     /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
     /// request, which the proxy answers at once (a loaded machine delayed it past the app's
     /// time-out), before the answer was written or, in an attempt that ended in the no-connection
-    /// alert, with it unread. Such a run says nothing about the app and is run again. (An app may
-    /// leave an answer's body unread and go on, or show the alert for its status, as urllib's
-    /// callers do with a 409: only the no-connection alert says that it saw no answer.)
+    /// alert, with it unread or before sending a byte of it. Such a run says nothing about the app
+    /// and is run again. (An app may leave an answer's body unread and go on, or show the alert
+    /// for its status, as urllib's callers do with a 409: only the no-connection alert says that
+    /// it saw no answer.)
     package var isDisturbed: Bool {
         turns.contains { turn in
-            turn.exchanges.contains { exchange in
+            var showsNoConnection = false
+            if case .success(.alert(let message)) = turn.turn.answer { showsNoConnection = message == SubmissionProperty.noConnection }
+            if showsNoConnection && turn.abandonedConnections > 0 { return true }
+            return turn.exchanges.contains { exchange in
                 guard exchange.fault == nil, exchange.request != nil else { return false }
                 switch exchange.delivery {
                 case .gaveUp: return true
-                case .unread:
-                    if case .success(.alert(let message)) = turn.turn.answer { return message == SubmissionProperty.noConnection }
-                    return false
+                case .unread: return showsNoConnection
                 case .answered, .noAnswer, .outwaited: return false
                 }
             }
@@ -78,6 +80,11 @@ extension ScenarioRun {
             case .failure(let error): outcome = "app: " + error.description
             }
             steps.append(FailureStep(action: action, outcome: outcome))
+            if turn.abandonedConnections > 0 {
+                steps.append(FailureStep(
+                    action: "network: \(turn.abandonedConnections) connection(s)",
+                    outcome: "the app opened and closed them without sending a request"))
+            }
             for exchange in turn.exchanges {
                 steps.append(FailureStep(
                     action: "network, request \(exchange.index + 1): " + SubmissionProperty.describe(exchange.request),

@@ -15,4 +15,6 @@ package struct ScenarioTurn: Sendable {
     package var exchanges: [ProxiedExchange]
     /// How many requests the app had sent in the scenario before this turn.
     package var requestsBefore: Int
+    /// Connections the app opened during the turn and closed without sending a byte.
+    package var abandonedConnections = 0
 }

@@ -123,16 +123,30 @@ struct SubmissionFaultTests {
         #expect(rig.proxy.exchanges(settlingFor: 30).last?.delivery == .answered(status: 201))
     }
 
-    @Test("a run is disturbed when the app gave up on a healthy request, or left its answer unread and showed the no-connection alert; not when it went on or showed the alert for the status")
+    @Test("a connection the app opens and closes without sending a byte counts as abandoned, and is no request")
+    func abandonedConnection() throws {
+        let rig = try Rig()
+        defer { rig.proxy.stop() }
+        rig.proxy.begin(faults: [], holdLimit: 10)
+        let connection = try RawHTTPConnection(port: rig.url.port ?? 0, timeout: 30)
+        connection.close()
+        #expect(eventually { rig.proxy.abandonedConnections == 1 })
+        #expect(rig.proxy.exchanges(settlingFor: 1).isEmpty)
+        rig.proxy.begin(faults: [], holdLimit: 10)
+        #expect(rig.proxy.abandonedConnections == 0, "each scenario counts its own")
+    }
+
+    @Test("a run is disturbed when the app gave up on a healthy request, or left its answer unread or its connection silent and showed the no-connection alert; not when it went on or showed the alert for the status")
     func disturbance() {
         let flowCase = validMissingCase()
-        func run(_ delivery: Delivery, fault: NetworkFault? = nil, answer: SubmissionAnswer) -> ScenarioRun {
+        func run(_ delivery: Delivery?, fault: NetworkFault? = nil, answer: SubmissionAnswer, abandoned: Int = 0) -> ScenarioRun {
             var run = ScenarioRun(
                 scenario: SubmissionScenario(flowCase: flowCase, microchip: nil, faults: [fault], cancels: []), flowCase: flowCase,
                 microchip: nil, photo: Data(), requestTimeout: 0.3)
-            let exchange = ProxiedExchange(
-                index: 0, fault: fault, request: Self.createRequest(), backendAnswer: nil, sentAnswer: nil, delivery: delivery)
-            run.turns = [ScenarioTurn(action: .submit, turn: AppTurn(answer: .success(answer)), exchanges: [exchange], requestsBefore: 0)]
+            let exchanges = delivery.map { [ProxiedExchange(
+                index: 0, fault: fault, request: Self.createRequest(), backendAnswer: nil, sentAnswer: nil, delivery: $0)] } ?? []
+            run.turns = [ScenarioTurn(
+                action: .submit, turn: AppTurn(answer: .success(answer)), exchanges: exchanges, requestsBefore: 0, abandonedConnections: abandoned)]
             return run
         }
         let alert = SubmissionAnswer.alert(message: SubmissionProperty.noConnection)
@@ -143,6 +157,10 @@ struct SubmissionFaultTests {
         #expect(!run(.unread(status: 409, afterSeconds: 0.001), answer: .alert(message: SubmissionProperty.wentWrong)).isDisturbed)
         #expect(!run(.unread(status: 500, afterSeconds: 0.001), fault: .answer500, answer: alert).isDisturbed)
         #expect(!run(.answered(status: 201), answer: alert).isDisturbed)
+        // A connection opened and closed before a byte was sent, then the no-connection alert.
+        #expect(run(nil, answer: alert, abandoned: 1).isDisturbed)
+        #expect(!run(nil, answer: .alert(message: SubmissionProperty.wentWrong), abandoned: 1).isDisturbed)
+        #expect(!run(.answered(status: 201), answer: .submitted(managementPassword: "p"), abandoned: 1).isDisturbed)
     }
 
     /// A scenario run on the reference model through a fresh rig.

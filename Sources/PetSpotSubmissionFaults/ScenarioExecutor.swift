@@ -38,6 +38,14 @@ package struct ScenarioExecutor: Sendable {
     /// app that ignores the value it was given (URLSession's 60 s default, urllib's) waits far longer.
     package static func longestAllowedWait(requestTimeout: Double) -> Double { 2 * requestTimeout + 3 }
 
+    /// The soonest an app given `requestTimeout` may give up on a held answer, in seconds from the
+    /// moment its request arrived: a tenth of the time-out. The proxy's clock starts when the whole
+    /// request has arrived, which a loaded machine can delay after the app's clock started, so an
+    /// app that gives up at its time-out can look early by that much; nine tenths of the time-out
+    /// are left for it. An app that reads the value in the wrong unit (0.3 s as 0.3 ms) gives up
+    /// far sooner.
+    package static func earliestAllowedGiveUp(requestTimeout: Double) -> Double { requestTimeout / 10 }
+
     /// Runs `scenario` on `app`: submits, then taps Cancel and Try Again on each alert as the
     /// scenario says, until the app leaves the flow or the attempts run out (one per fault, then
     /// two on a healthy network). Each turn's requests are those whose first byte arrived during

@@ -9,7 +9,8 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
     /// The alert says what report-flows.md says for the failure the app met.
     case alert
     /// The app gives up on a held answer by the request time-out it was given (within
-    /// ``ScenarioExecutor/longestAllowedWait(requestTimeout:)``).
+    /// ``ScenarioExecutor/longestAllowedWait(requestTimeout:)``, and not before
+    /// ``ScenarioExecutor/earliestAllowedGiveUp(requestTimeout:)``).
     case timeout = "time-out"
     /// The app leaves the flow only when both requests succeeded for one announcement, which is
     /// then listed with its photo.
@@ -86,6 +87,10 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             case .gaveUp(let seconds) where seconds > allowed:
                 return "the app waited \(ContractReport.seconds(seconds)) s for the held answer to \(request) before giving up: it was given a "
                     + "request time-out of \(given) s (at most \(ContractReport.seconds(allowed)) s allowed)"
+            case .gaveUp(let seconds) where seconds < ScenarioExecutor.earliestAllowedGiveUp(requestTimeout: run.requestTimeout):
+                let earliest = ContractReport.seconds(ScenarioExecutor.earliestAllowedGiveUp(requestTimeout: run.requestTimeout))
+                return "the app gave up on the held answer to \(request) after \(ContractReport.seconds(seconds)) s: it was given a "
+                    + "request time-out of \(given) s (giving up before \(earliest) s is not waiting for it)"
             default:
                 continue
             }

@@ -488,6 +488,21 @@ struct SubmissionFaultTests {
         #expect(SubmissionProperty.problems(waiting)[.alert] == nil, "the alert is right: only the wait is wrong")
     }
 
+    @Test("an app that gives up on a held answer long before the time-out it was given breaks the time-out property")
+    func hastyTimeout() throws {
+        // Given 3 s, the app waits 10 ms: time to send its request, not to wait. A loaded machine
+        // can keep it from sending that fast (then the proxy holds nothing): up to 5 runs.
+        let (executor, proxy) = try Self.executor(timeout: 3)
+        defer { proxy.stop() }
+        let scenario = SubmissionScenario(flowCase: validMissingCase(), microchip: nil, faults: [.holdPastTimeout], cancels: [])
+        let app = ReferenceVariant(reference: ReferenceSubmittingApp(rule: .spec), ignoringTimeoutFor: 0.01)
+        var hasty = executor.run(scenario, on: app)
+        for _ in 1..<5 where !hasty.exchanges.contains(where: { $0.fault == .holdPastTimeout }) { hasty = executor.run(scenario, on: app) }
+        let problem = try #require(SubmissionProperty.problems(hasty)[.timeout])
+        #expect(problem.contains("gave up on the held answer to request 1 (POST /api/v1/announcements (create)) after"), "\(problem)")
+        #expect(problem.contains("request time-out of 3 s (giving up before 0.300 s is not waiting for it)"), "\(problem)")
+    }
+
     @Test("an app that gives up before healthy answers come is not judged on those scenarios, and the judged contract fails")
     func impatientAppIsNotJudged() throws {
         // The backend takes 0.3 s; the app gives up after 0.03 s, whatever time-out it is given.

@@ -8,6 +8,7 @@ import PetSpotConcurrency
 import PetSpotJSON
 import PetSpotMockBackend
 import PetSpotProcess
+import PetSpotSubmissionFaults
 import PetSpotTestSupport
 import Testing
 
@@ -359,7 +360,7 @@ struct AdapterReleaseTests {
     /// Missing report without a microchip.
     static let heldCreate = "1.6"
 
-    @Test("check fails an app that ignores its request time-out (exit 1), naming the wait and the time-out; the app keeping it passes",
+    @Test("check fails an app that ignores its request time-out (exit 1), naming the wait and the time-out, and one that reads it as milliseconds; the app keeping it passes",
           arguments: SubmissionAdapterKind.runnable)
     func checkCatchesIgnoredTimeout(_ kind: SubmissionAdapterKind) async throws {
         func check(_ extra: [String]) async throws -> (status: Int32, report: JSONValue, out: String) {
@@ -387,5 +388,11 @@ struct AdapterReleaseTests {
         let correct = try await check([])
         #expect(correct.status == 0, "\(correct.out)")
         #expect(outcome(correct.report)?["status"] == "passed")
+        // Gives up long before its time-out: the held answer shows it, or no answer comes in time at all.
+        let hasty = try await check(["--break", "timeout-in-milliseconds"])
+        #expect(hasty.status == 1, "\(hasty.out)")
+        let failedContracts = Set(hasty.report["groups"]?.arrayValue?.flatMap { $0["contracts"]?.arrayValue ?? [] }
+            .filter { $0["status"] == "failed" }.compactMap { $0["name"]?.stringValue } ?? [])
+        #expect(failedContracts.contains(timeout) || failedContracts.contains(SubmissionFaultContracts.judgedContract), "\(failedContracts)")
     }
 }

@@ -96,14 +96,16 @@ package struct ScenarioExecutor: Sendable {
     /// is left unjudged.
     package static let runsPerScenario = 3
 
-    /// Runs `scenario` on `app`, again when the machine disturbed the run (``ScenarioRun/isDisturbed``),
-    /// at most `attempts` times in all; the last run, and how many were repeated.
+    /// Runs `scenario` on `app`, again when the machine disturbed the run (``ScenarioRun/isDisturbed``)
+    /// or the app gave up on a held answer too soon (``ScenarioRun/gaveUpTooSoon``: a stall between
+    /// the app's clock starting and its request arriving looks the same once), at most `attempts`
+    /// times in all; the last run, and how many were repeated.
     package func runUndisturbed(
         _ scenario: SubmissionScenario, on app: any SubmittingApp, attempts: Int = runsPerScenario
     ) -> (run: ScenarioRun, repeated: Int) {
         var run = self.run(scenario, on: app)
         var repeated = 0
-        while run.isDisturbed && repeated + 1 < attempts {
+        while (run.isDisturbed || run.gaveUpTooSoon) && repeated + 1 < attempts {
             repeated += 1
             run = self.run(scenario, on: app)
         }

@@ -36,6 +36,19 @@ package struct ScenarioRun: Sendable {
     /// Every request of the scenario, in order.
     package var exchanges: [ProxiedExchange] { turns.flatMap(\.exchanges) }
 
+    /// Whether the app gave up on a held answer too soon (``gaveUpTooSoon(on:requestTimeout:)``):
+    /// the property time-out fails it.
+    package var gaveUpTooSoon: Bool {
+        exchanges.contains { Self.gaveUpTooSoon(on: $0, requestTimeout: requestTimeout) }
+    }
+
+    /// Whether `exchange`'s answer was held and the app, given `requestTimeout`, gave up on it
+    /// sooner than ``ScenarioExecutor/earliestAllowedGiveUp(requestTimeout:)`` after it arrived.
+    static func gaveUpTooSoon(on exchange: ProxiedExchange, requestTimeout: Double) -> Bool {
+        guard exchange.fault == .holdPastTimeout, case .gaveUp(let seconds) = exchange.delivery else { return false }
+        return seconds < ScenarioExecutor.earliestAllowedGiveUp(requestTimeout: requestTimeout)
+    }
+
     /// Whether the machine, not the app, disturbed the run: the app gave up on a healthy
     /// request, which the proxy answers at once (a loaded machine delayed it past the app's
     /// time-out), before the answer was written or, in an attempt that ended in the no-connection

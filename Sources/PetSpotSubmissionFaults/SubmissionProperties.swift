@@ -87,7 +87,7 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             case .gaveUp(let seconds) where seconds > allowed:
                 return "the app waited \(ContractReport.seconds(seconds)) s for the held answer to \(request) before giving up: it was given a "
                     + "request time-out of \(given) s (at most \(ContractReport.seconds(allowed)) s allowed)"
-            case .gaveUp(let seconds) where seconds < ScenarioExecutor.earliestAllowedGiveUp(requestTimeout: run.requestTimeout):
+            case .gaveUp(let seconds) where ScenarioRun.gaveUpTooSoon(on: exchange, requestTimeout: run.requestTimeout):
                 let earliest = ContractReport.seconds(ScenarioExecutor.earliestAllowedGiveUp(requestTimeout: run.requestTimeout))
                 return "the app gave up on the held answer to \(request) after \(ContractReport.seconds(seconds)) s: it was given a "
                     + "request time-out of \(given) s (giving up before \(earliest) s is not waiting for it)"

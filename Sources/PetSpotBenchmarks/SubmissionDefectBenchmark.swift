@@ -18,9 +18,9 @@ import PetSpotRuntime
 /// adapter beside this executable); `PETSPOT_BENCH_SEEDS` sets the seeds (default 10);
 /// `PETSPOT_BENCH_DEFECTS=name,name` runs only those defects. The protocol break
 /// `timeout-in-milliseconds` (an app that gives up long before its time-out: the judged contract
-/// or the property time-out catches it) runs with the listed defects; `ignore-request-timeout` (caught by the property
-/// time-out) only when `PETSPOT_BENCH_DEFECTS` names it: each of its held answers costs the hold's
-/// limit, 10.3 s.
+/// or the property time-out catches it) runs with the listed defects; `ignore-request-timeout`
+/// (caught by the property time-out) only when `PETSPOT_BENCH_DEFECTS` names it: each of its held
+/// answers costs the hold's limit, 10.3 s.
 enum SubmissionDefectBenchmark {
     /// One planted submission defect: its name and what catches it.
     struct Defect: Sendable {

@@ -386,8 +386,9 @@ package final class FaultProxy: Sendable {
             return .gaveUp(afterSeconds: seconds(since: started))
         }
         _ = shutdown(client, Int32(SHUT_WR))
-        // The app reads the answer and closes; wait briefly so that its close is not a reset.
-        if peerReset(client, waitMilliseconds: 200) { return .unread(status: answer.status, afterSeconds: seconds(since: started)) }
+        // The app reads the answer and closes; wait briefly so that its close is not a reset. A
+        // reset from the app is the app closing with the answer unread.
+        if peerClose(client, waitMilliseconds: 200) == .reset { return .unread(status: answer.status, afterSeconds: seconds(since: started)) }
         return .answered(status: answer.status)
     }
 
@@ -516,23 +517,32 @@ package final class FaultProxy: Sendable {
         loadState.withLock { $0.bodyBytes -= bytes }
     }
 
-    /// Whether the app closed (or reset) the connection, waiting at most `waitMilliseconds`.
-    private static func peerClosed(_ client: Int32, waitMilliseconds: Int) -> Bool {
-        guard Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: waitMilliseconds) else { return false }
-        var byte: UInt8 = 0
-        let count = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if count == 0 { return true }
-        if count < 0 { return !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) }
-        // The app sent more bytes (it should not): drain them and keep waiting.
-        _ = recv(client, &byte, 1, Int32(MSG_DONTWAIT))
-        return false
+    /// How the app closed a connection.
+    private enum PeerClose {
+        /// An orderly close.
+        case finished
+        /// A reset: the app closed it with bytes unread.
+        case reset
     }
 
-    /// Whether the app reset `client` (closed it with bytes unread) within `waitMilliseconds`.
-    private static func peerReset(_ client: Int32, waitMilliseconds: Int) -> Bool {
-        guard Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: waitMilliseconds) else { return false }
+    /// How the app closed `client` within `waitMilliseconds`, or `nil` while it is open.
+    private static func peerClose(_ client: Int32, waitMilliseconds: Int) -> PeerClose? {
+        guard Socket.wait(client, events: Int16(POLLIN), timeoutMilliseconds: waitMilliseconds) else { return nil }
         var byte: UInt8 = 0
-        return recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) < 0 && errno == ECONNRESET
+        let count = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return .finished }
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
+            return errno == ECONNRESET ? .reset : .finished
+        }
+        // The app sent more bytes (it should not): drain them and keep waiting.
+        _ = recv(client, &byte, 1, Int32(MSG_DONTWAIT))
+        return nil
+    }
+
+    /// Whether the app closed (or reset) the connection, waiting at most `waitMilliseconds`.
+    private static func peerClosed(_ client: Int32, waitMilliseconds: Int) -> Bool {
+        peerClose(client, waitMilliseconds: waitMilliseconds) != nil
     }
 
     /// Closes `client` with a reset (`SO_LINGER` 0), as a refused connection looks to the app.

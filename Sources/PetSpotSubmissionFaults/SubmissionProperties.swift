@@ -61,13 +61,11 @@ package enum SubmissionProperty: String, CaseIterable, Sendable, Hashable {
             guard let last = attempt.exchanges.last else {
                 return "attempt \(number + 1) showed the alert \"\(message)\" without sending a request"
             }
-            let expected: String
-            switch last.delivery {
-            case .answered(let status) where status == 201, .unread(let status, _) where status == 201:
+            let written = last.delivery.writtenStatus
+            if written == 201 {
                 return "attempt \(number + 1) showed the alert \"\(message)\" although its last request (\(describe(last.request))) was answered 201"
-            case .answered, .unread: expected = wentWrong
-            case .noAnswer, .gaveUp, .outwaited: expected = noConnection
             }
+            let expected = written == nil ? noConnection : wentWrong
             if message != expected {
                 return "attempt \(number + 1) met \(met(last)) at \(describe(last.request)) and showed \"\(message)\"; report-flows.md says \"\(expected)\""
             }

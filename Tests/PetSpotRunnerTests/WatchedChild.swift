@@ -66,11 +66,7 @@ final class WatchedChild {
     /// `/proc/PID/status`), looking `polls` times 10 ms apart (a hang guard, not a measure).
     func waitUntilCatching(_ signal: Int32, polls: Int = 6000) -> Bool {
         for _ in 0..<polls {
-            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-                let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-                mask & (1 << UInt64(signal - 1)) != 0
-            {
+            if let field = Self.statusField("SigCgt", of: pid), let mask = UInt64(field, radix: 16), mask & (1 << UInt64(signal - 1)) != 0 {
                 return true
             }
             usleep(10_000)
@@ -103,10 +99,16 @@ final class WatchedChild {
 
     /// The `VmHWM` of a running process in KiB (0 once it has ended).
     static func highWaterMark(_ pid: pid_t) -> Int {
+        statusField("VmHWM", of: pid).flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
+    }
+
+    /// The value of `name` in `/proc/PID/status` (`VmHWM:  1234 kB` gives `1234 kB`), or `nil`
+    /// once the process has ended.
+    static func statusField(_ name: String, of pid: pid_t) -> String? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") })
+        else { return nil }
+        return line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
     }
 
     /// Runs `executable` to the end (terminated after `seconds`: a hang, not a measure).
